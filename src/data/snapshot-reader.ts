@@ -1,0 +1,126 @@
+/**
+ * Reads one snapshot version and checks it whole (decisions §7): the manifest's format, every
+ * file's SHA-256 and row count, every row's shape and the kind's order. Files are streamed, so
+ * memory holds only what the caller keeps of each row.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ROW_KINDS, ROW_SCHEMAS, type RowKind } from '../rows/schemas.js';
+import { ROW_ORDER, ROW_ORDER_TEXT } from '../rows/order.js';
+import { validate } from '../rows/schema.js';
+import {
+  CURRENT_FILE, MANIFEST_FILE, SnapshotError, VERSION_PATTERN, checkManifest, fileOfKind, type SnapshotManifest,
+} from './snapshot-format.js';
+
+/** Receives each row once it passed its checks, in file order. */
+export type RowSink = (kind: RowKind, row: Record<string, unknown>) => void;
+
+const NEWLINE = 0x0a;
+
+/**
+ * Reads the active version named by `<root>/CURRENT`.
+ *
+ * @param root - the snapshots folder.
+ * @returns the version label.
+ * @throws SnapshotError when CURRENT is missing, empty or not a valid label.
+ */
+export async function readCurrentVersion(root: string): Promise<string> {
+  const file = join(root, CURRENT_FILE);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new SnapshotError(file, `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  const version = text.trim();
+  if (!VERSION_PATTERN.test(version)) throw new SnapshotError(file, `does not hold a version label (${JSON.stringify(version.slice(0, 40))})`);
+  return version;
+}
+
+/**
+ * Reads and checks one version, handing each valid row to `sink`.
+ *
+ * @param dir - the version's folder (normally `<root>/<version>`).
+ * @param version - the version its manifest must name.
+ * @param sink - called for every row in order; it may keep what it needs.
+ * @returns the checked manifest.
+ * @throws SnapshotError naming the file (and line) of the first failure. Rows handed to `sink`
+ *   before a failure must be discarded by the caller: a failing snapshot is refused whole.
+ */
+export async function readSnapshot(dir: string, version: string, sink: RowSink): Promise<SnapshotManifest> {
+  const manifestFile = join(dir, MANIFEST_FILE);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(manifestFile, 'utf8'));
+  } catch (error) {
+    const reason = error instanceof SyntaxError ? `not JSON: ${error.message}` : `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`;
+    throw new SnapshotError(manifestFile, reason);
+  }
+  const manifest = checkManifest(parsed, manifestFile, version);
+  for (const kind of ROW_KINDS) {
+    const name = fileOfKind(kind);
+    const expected = manifest.files[name]!;
+    await readRows(join(dir, name), kind, expected.sha256, expected.rows, sink);
+  }
+  return manifest;
+}
+
+async function readRows(file: string, kind: RowKind, sha256: string, rows: number, sink: RowSink): Promise<void> {
+  const hash = createHash('sha256');
+  const schema = ROW_SCHEMAS[kind];
+  const order = ROW_ORDER[kind];
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let line = 0;
+  let previous: Record<string, unknown> | undefined;
+  let carry: Buffer | undefined;
+
+  const handleLine = (bytes: Buffer): void => {
+    line++;
+    let text: string;
+    try {
+      text = decoder.decode(bytes);
+    } catch {
+      throw new SnapshotError(file, 'not valid UTF-8', line);
+    }
+    let row: unknown;
+    try {
+      row = JSON.parse(text);
+    } catch (error) {
+      throw new SnapshotError(file, `not JSON: ${(error as Error).message}`, line);
+    }
+    if (row === null || typeof row !== 'object' || Array.isArray(row)) throw new SnapshotError(file, 'row is not a JSON object', line);
+    const problem = validate(row, schema);
+    if (problem) throw new SnapshotError(file, problem, line);
+    const record = row as Record<string, unknown>;
+    if (previous && order(previous, record) > 0) throw new SnapshotError(file, `row is out of order (${kind} are ordered by ${ROW_ORDER_TEXT[kind]})`, line);
+    previous = record;
+    sink(kind, record);
+  };
+
+  try {
+    const stream = createReadStream(file, { highWaterMark: 1 << 20 });
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      hash.update(chunk);
+      let start = 0;
+      let end = chunk.indexOf(NEWLINE, start);
+      while (end !== -1) {
+        const piece = chunk.subarray(start, end);
+        handleLine(carry ? Buffer.concat([carry, piece]) : piece);
+        carry = undefined;
+        start = end + 1;
+        end = chunk.indexOf(NEWLINE, start);
+      }
+      if (start < chunk.length) carry = carry ? Buffer.concat([carry, chunk.subarray(start)]) : Buffer.from(chunk.subarray(start));
+    }
+  } catch (error) {
+    if (error instanceof SnapshotError) throw error;
+    throw new SnapshotError(file, `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  if (carry && carry.length > 0) throw new SnapshotError(file, 'last row does not end with a newline', line + 1);
+  const digest = hash.digest('hex');
+  if (digest !== sha256) throw new SnapshotError(file, `sha256 is ${digest}, manifest says ${sha256}`);
+  if (line !== rows) throw new SnapshotError(file, `holds ${line} rows, manifest says ${rows}`);
+}
+

@@ -1,0 +1,69 @@
+/**
+ * The error table (decisions §2): every error code the API answers with, its HTTP status and
+ * its default detail. It drives every error response and the OpenAPI document.
+ */
+
+/** One row of the error table. */
+export interface ErrorSpec {
+  /** HTTP status code sent with this error. */
+  readonly status: number;
+  /** Detail used when the caller gives none. */
+  readonly detail: string;
+  /** Whether the response carries `Retry-After` (decisions §2: 429 and 503). */
+  readonly retryAfter: boolean;
+}
+
+/** The complete error table, keyed by the stable machine-readable code. */
+export const ERRORS = Object.freeze({
+  invalid_parameter: { status: 400, detail: 'A query parameter is invalid.', retryAfter: false },
+  invalid_api_key: { status: 401, detail: 'The API key is missing or unknown. Send it in the Authorization: Bearer or X-API-Key header.', retryAfter: false },
+  subscription_suspended: { status: 402, detail: "The account's subscription has lapsed.", retryAfter: false },
+  account_unavailable: { status: 403, detail: 'The account is inactive.', retryAfter: false },
+  api_not_available_on_plan: { status: 403, detail: "The key's plan has no API access.", retryAfter: false },
+  not_found: { status: 404, detail: 'No such path.', retryAfter: false },
+  method_not_allowed: { status: 405, detail: 'Only GET and HEAD are allowed.', retryAfter: false },
+  rate_limited_minute: { status: 429, detail: 'Per-minute request limit exceeded.', retryAfter: true },
+  rate_limited_day: { status: 429, detail: 'Per-day request limit exceeded.', retryAfter: true },
+  internal_error: { status: 500, detail: 'Internal error.', retryAfter: false },
+  service_busy: { status: 503, detail: 'The service is busy; retry shortly.', retryAfter: true },
+  // The two below are not in the request pipeline: Node's HTTP parser refused the request and the
+  // server's clientError hook answers with the envelope (decisions §1, last row).
+  bad_request: { status: 400, detail: 'The request could not be parsed.', retryAfter: false },
+  request_header_fields_too_large: { status: 431, detail: 'The request headers are too large.', retryAfter: false },
+} as const satisfies Record<string, ErrorSpec>);
+
+/** A stable error code: a key of {@link ERRORS}. */
+export type ErrorCode = keyof typeof ERRORS;
+
+/** Every error code, in table order. */
+export const ERROR_CODES = Object.freeze(Object.keys(ERRORS) as ErrorCode[]);
+
+/**
+ * An error that becomes an error-envelope response. Thrown or returned by the pipeline; the
+ * responder turns it into `{ ok: false, error: code, detail, license }` with `status`.
+ */
+export class ApiError extends Error {
+  /** Stable machine-readable code, a key of the error table. */
+  readonly code: ErrorCode;
+  /** HTTP status, taken from the error table. */
+  readonly status: number;
+  /** Human-readable detail. */
+  readonly detail: string;
+  /** Seconds for `Retry-After` (429 and 503 only); whole seconds, at least 1. */
+  readonly retryAfterSeconds: number | undefined;
+
+  /**
+   * @param code - key of the error table.
+   * @param detail - human-readable text; defaults to the table's detail. Never include a key.
+   * @param retryAfterSeconds - for 429/503: whole seconds until a retry can succeed.
+   */
+  constructor(code: ErrorCode, detail?: string, retryAfterSeconds?: number) {
+    const spec: ErrorSpec = ERRORS[code];
+    super(detail ?? spec.detail);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = spec.status;
+    this.detail = detail ?? spec.detail;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}

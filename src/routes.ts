@@ -1,0 +1,148 @@
+/**
+ * The route table (service spec, "Endpoints"; decisions §1): every path the server answers,
+ * its query parameters and what it returns. It drives the router, the parameter checks and the
+ * OpenAPI document; nothing else lists paths.
+ */
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE_OF_ANY_PLAN } from './plans.js';
+import type { RowKind } from './rows/schemas.js';
+import type { Schema } from './rows/schema.js';
+
+/** A query parameter a route may accept. */
+export type ParamName = 'limit' | 'ticker' | 'cik';
+
+/** How a query parameter is checked and published. */
+export interface ParamSpec {
+  readonly name: ParamName;
+  /** Text for the OpenAPI document. */
+  readonly description: string;
+  /** JSON Schema published for the parameter. */
+  readonly schema: Schema;
+  /** Row field the parameter filters on (none for `limit`). */
+  readonly filterField?: 'ticker' | 'cik';
+}
+
+/** The three common query parameters (service spec, "Common query parameters"; decisions §1). */
+export const PARAMS: Readonly<Record<ParamName, ParamSpec>> = Object.freeze({
+  limit: {
+    name: 'limit',
+    description: `Rows to return: ASCII digits only, at least 1 (leading zeros allowed: 05 is 5). Default ${DEFAULT_PAGE_SIZE}. ` +
+      "Above the plan's max_page_size it is clamped, not rejected.",
+    schema: { type: 'integer', minimum: 1, default: DEFAULT_PAGE_SIZE, examples: [20], description: `clamped to max_page_size (at most ${MAX_PAGE_SIZE_OF_ANY_PLAN})` },
+  },
+  ticker: {
+    name: 'ticker',
+    description: 'Restricts rows to one ticker. 1-12 characters of A-Z a-z 0-9 . - /; case-insensitive; "." and "/" are read as "-" ' +
+      '(brk.b is BRK-B, as EDGAR writes it). An unknown ticker gives 200 with count 0.',
+    schema: { type: 'string', minLength: 1, maxLength: 12, pattern: '^[A-Za-z0-9./-]{1,12}$', examples: ['AAPL', 'brk.b'] },
+    filterField: 'ticker',
+  },
+  cik: {
+    name: 'cik',
+    description: 'Restricts rows to one 13F filer by SEC CIK: 1-20 digits, leading zeros ignored; rows show it zero-padded to 10 digits. ' +
+      'An unknown CIK gives 200 with count 0.',
+    schema: { type: 'string', minLength: 1, maxLength: 20, pattern: '^[0-9]{1,20}$', examples: ['1045810', '0001045810'] },
+    filterField: 'cik',
+  },
+});
+
+/** What a route answers with. */
+export type RouteTarget = { readonly kind: 'rows'; readonly rows: RowKind } | { readonly kind: 'meta' } | { readonly kind: 'openapi' }
+  | { readonly kind: 'healthz' } | { readonly kind: 'readyz' };
+
+/** One row of the route table. */
+export interface Route {
+  /** Exact path; no trailing slash, no patterns. */
+  readonly path: string;
+  /** Stable OpenAPI operationId. */
+  readonly operationId: string;
+  /** Whether an API key is required (everything under /api/v1 but the OpenAPI document). */
+  readonly auth: boolean;
+  /** Whether a request takes a token from the key's buckets (meta does not; decisions §3). */
+  readonly countsAgainstLimits: boolean;
+  /** Whether the route sits under /api/v1 and so behind the breaker (decisions §8). */
+  readonly underApi: boolean;
+  /** Query parameters accepted, in the order they are documented. */
+  readonly params: readonly ParamName[];
+  readonly target: RouteTarget;
+  /** One line for the OpenAPI summary. */
+  readonly summary: string;
+  /** Longer text for the OpenAPI description. */
+  readonly description: string;
+}
+
+/** Path prefix of the versioned API (service spec, "Versioning"). */
+export const API_PREFIX = '/api/v1';
+
+/** Every route the server answers. */
+export const ROUTES: readonly Route[] = Object.freeze([
+  {
+    path: `${API_PREFIX}/meta`, operationId: 'getMeta', auth: true, countsAgainstLimits: false, underApi: true, params: [],
+    target: { kind: 'meta' }, summary: "The calling key's plan, limits and usage",
+    description: 'One meta row: plan, limits, current usage of both token buckets, max_page_size and the snapshot served. ' +
+      'Takes no token and answers 200 even when a bucket is empty.',
+  },
+  {
+    path: `${API_PREFIX}/finance/reports`, operationId: 'listReports', auth: true, countsAgainstLimits: true, underApi: true, params: ['limit', 'ticker'],
+    target: { kind: 'rows', rows: 'reports' }, summary: 'Per-company factual profiles',
+    description: 'Without ticker the most recent ones (by latest filing), with ticker that company only.',
+  },
+  {
+    path: `${API_PREFIX}/finance/insiders`, operationId: 'listInsiders', auth: true, countsAgainstLimits: true, underApi: true, params: ['limit', 'ticker'],
+    target: { kind: 'rows', rows: 'insiders' }, summary: 'Insider-activity summaries (Form 4), per company',
+    description: 'Open-market purchases (P) and sales (S) in the window, per company; without ticker a cross-company overview.',
+  },
+  {
+    path: `${API_PREFIX}/finance/whales`, operationId: 'listWhales', auth: true, countsAgainstLimits: true, underApi: true, params: ['limit', 'cik'],
+    target: { kind: 'rows', rows: 'whales' }, summary: 'Institutional filers and their top holdings (13F)',
+    description: 'One row per 13F-HR filer for its latest period, with its largest positions and quarter-over-quarter moves; cik filters to one filer.',
+  },
+  {
+    path: `${API_PREFIX}/finance/earnings`, operationId: 'listEarnings', auth: true, countsAgainstLimits: true, underApi: true, params: ['limit', 'ticker'],
+    target: { kind: 'rows', rows: 'earnings' }, summary: 'Earnings releases (8-K item 2.02)',
+    description: 'Filed earnings releases with the reported figures from XBRL and a recap where one exists.',
+  },
+  {
+    path: `${API_PREFIX}/finance/filings`, operationId: 'listFilings', auth: true, countsAgainstLimits: true, underApi: true, params: ['limit', 'ticker'],
+    target: { kind: 'rows', rows: 'filings' }, summary: 'Recent SEC filings',
+    description: 'Recently filed documents with links to the primary document and the index page, and a summary where one exists.',
+  },
+  {
+    path: `${API_PREFIX}/openapi.json`, operationId: 'getOpenApi', auth: false, countsAgainstLimits: false, underApi: true, params: [],
+    target: { kind: 'openapi' }, summary: 'This OpenAPI 3.1 document',
+    description: 'The machine-readable description of the API. No key needed.',
+  },
+  {
+    path: '/healthz', operationId: 'getHealth', auth: false, countsAgainstLimits: false, underApi: false, params: [],
+    target: { kind: 'healthz' }, summary: 'Liveness', description: '200 while the process runs, breaker open or not.',
+  },
+  {
+    path: '/readyz', operationId: 'getReadiness', auth: false, countsAgainstLimits: false, underApi: false, params: [],
+    target: { kind: 'readyz' }, summary: 'Readiness', description: '200 when a snapshot is loaded and the breaker is closed, else 503 service_busy.',
+  },
+] satisfies Route[]);
+
+const byPath = new Map<string, Route>(ROUTES.map((route) => [route.path, route]));
+
+/** Methods every route allows (decisions §1). */
+export const ALLOWED_METHODS = 'GET, HEAD';
+
+/** Result of a route lookup. */
+export type RouteMatch =
+  | { readonly status: 'found'; readonly route: Route }
+  | { readonly status: 'method_not_allowed'; readonly route: Route }
+  | { readonly status: 'not_found' };
+
+/**
+ * Finds the route for a method and path. Pure: no I/O, no state.
+ *
+ * @param method - the request method, as Node gives it (upper case).
+ * @param path - the path without the query string; matched exactly (a trailing `/` is another path).
+ */
+export function findRoute(method: string, path: string): RouteMatch {
+  const route = byPath.get(path);
+  if (!route) return NOT_FOUND;
+  if (method !== 'GET' && method !== 'HEAD') return { status: 'method_not_allowed', route };
+  return { status: 'found', route };
+}
+
+const NOT_FOUND: RouteMatch = Object.freeze({ status: 'not_found' });

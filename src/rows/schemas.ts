@@ -1,0 +1,215 @@
+/**
+ * The shape of every row kind (decisions §6), as JSON Schema. The snapshot reader checks each
+ * row against these, the builder verifies its output with them and the OpenAPI document
+ * publishes them. The TypeScript types in `types.ts` describe the same shapes.
+ */
+import {
+  accessionNo, arr, bool, cik, date, dateTime, int, nullable, num, obj, oneOf, str, type Schema,
+} from './schema.js';
+
+/** Ticker as EDGAR writes it (company_tickers.json): upper case, class suffix after `-`. */
+const ticker = (description = 'ticker symbol, upper case, class suffix after "-" as EDGAR writes it (BRK-B)'): Schema =>
+  str(description, { pattern: '^[A-Z0-9-]{1,12}$' });
+const usd = (description: string): Schema => num(`${description}, in USD`);
+const summary = str('factual sentences made from the row\'s own figures at build time; absent on the free plan and where none exists');
+
+/** Form 4 transaction codes that the insider rows count (SEC Form 4 General Instructions 8). */
+export const COUNTED_TRANSACTION_CODES = ['P', 'S'] as const;
+
+const notableTrade = obj({
+  insider: str('reporting owner name as filed'),
+  role: str('officer title if an officer, else "Director", else "10% Owner", else "Other"; several joined with ", "'),
+  code: oneOf(COUNTED_TRANSACTION_CODES, 'Form 4 transaction code: P open-market purchase, S open-market sale'),
+  value_usd: usd('shares times price per share'),
+  date: date('transaction date'),
+  shares: num('number of shares', { minimum: 0 }),
+  price_usd: num('price per share in USD', { minimum: 0 }),
+  plan_10b5_1: nullable(bool('whether the Rule 10b5-1(c) box is checked; null where the form predates the checkbox (April 2023)')),
+  accession_no: accessionNo(),
+}, [], 'one open-market trade');
+
+const clusterRule = obj({
+  codes: arr(oneOf(COUNTED_TRANSACTION_CODES), 'transaction codes that count as buying'),
+  min_insiders: int('distinct reporting owners needed', 1),
+  span_days: int('length of the span in days', 1),
+}, [], 'the rule behind cluster_buying');
+
+/** Insider row: Form 4 open-market activity of one company in the window. */
+export const INSIDER_ROW: Schema = obj({
+  type: { const: 'insider' },
+  ticker: ticker(),
+  cik: cik('issuer CIK'),
+  company: str('issuer name'),
+  window_days: int('length of the aggregation window in days', 1),
+  window_start: date('first day of the window'),
+  window_end: date('last day of the window'),
+  net_usd: usd('buy_usd minus sell_usd; negative when selling dominates'),
+  buy_usd: num('value of priced P transactions, in USD', { minimum: 0 }),
+  sell_usd: num('value of priced S transactions, in USD', { minimum: 0 }),
+  n_buys: int('number of P transactions, priced or not'),
+  n_sells: int('number of S transactions, priced or not'),
+  n_insiders_buying: int('distinct reporting owners with a P transaction'),
+  cluster_buying: bool('whether at least min_insiders distinct owners bought within some span_days span'),
+  cluster_rule: clusterRule,
+  notable: arr(notableTrade, 'up to 5 priced P or S trades, largest value_usd first', 5),
+  summary,
+}, ['summary'], 'insider-activity summary of one company (Form 4)');
+
+const latestFiling = nullable(obj({
+  accession_no: accessionNo(),
+  filed_at: date('filing date'),
+  url: str('primary document on EDGAR'),
+}, [], 'latest filing of this form'));
+
+const holding = obj({
+  issuer: str('name of issuer as filed'),
+  cusip: str('CUSIP as filed', { pattern: '^[0-9A-Z]{9}$' }),
+  ticker: nullable(ticker('ticker where the CUSIP maps to one with confidence, else null')),
+  title_of_class: str('title of class as filed'),
+  put_call: oneOf(['Put', 'Call', null], 'option type, null for the security itself'),
+  shares: num('shares or principal amount held', { minimum: 0 }),
+  value_usd: num('market value in USD', { minimum: 0 }),
+  weight: num('share of the filer\'s total value, 0 to 1', { minimum: 0, maximum: 1 }),
+  change_shares: nullable(num('shares now minus shares in the previous period')),
+  change_pct: nullable(num('change_shares as a percentage of the previous shares; null where there were none')),
+  action: oneOf(['new', 'added', 'reduced', 'unchanged', 'sold_out', null], 'move since the previous period; null with no previous period'),
+}, [], 'one position of the information table');
+
+/** Whale row: one 13F-HR filer's latest period. */
+export const WHALE_ROW: Schema = obj({
+  type: { const: 'whale' },
+  cik: cik('filer CIK'),
+  filer: str('filing manager name'),
+  period_of_report: date('calendar quarter end the report covers'),
+  filed_at: date('filing date of the latest report for the period'),
+  accession_no: accessionNo(),
+  previous_period: nullable(date('the period compared with')),
+  total_value_usd: num('sum of all positions in USD', { minimum: 0 }),
+  n_positions: int('number of positions'),
+  value_unit: oneOf(['usd', 'thousands'], 'how the filing reported values'),
+  value_unit_inferred: bool('true where a heuristic on implied prices decided value_unit'),
+  top_holdings: arr(holding, 'up to 10 largest positions by value', 10),
+  moves: arr(holding, 'up to 10 largest absolute value changes, sold-out positions included', 10),
+  summary,
+}, ['summary'], 'an institutional investment manager and its 13F-HR holdings');
+
+const figures = obj({
+  revenue_usd: nullable(num('revenue in USD')),
+  net_income_usd: nullable(num('net income in USD')),
+  eps_basic: nullable(num('basic earnings per share in USD')),
+  eps_diluted: nullable(num('diluted earnings per share in USD')),
+}, [], 'figures from XBRL company facts for the reported period; null where not filed');
+
+const fiscalPeriod = oneOf(['Q1', 'Q2', 'Q3', 'Q4', 'FY', null], 'fiscal period the release reports');
+
+/** Earnings row: an 8-K or 8-K/A with item 2.02. */
+export const EARNINGS_ROW: Schema = obj({
+  type: { const: 'earnings' },
+  ticker: ticker(),
+  cik: cik('issuer CIK'),
+  company: str('issuer name'),
+  form: oneOf(['8-K', '8-K/A'], 'form type'),
+  accession_no: accessionNo(),
+  filed_at: date('filing date'),
+  release_url: str('the EX-99.1 press release where known, else the primary document'),
+  fiscal_year: nullable(int('fiscal year the release reports', 1900)),
+  fiscal_period: fiscalPeriod,
+  figures,
+  recap: str('factual recap of the figures; absent on the free plan and where none exists'),
+}, ['recap'], 'an earnings release (Form 8-K item 2.02)');
+
+/** Filing row: one EDGAR filing. */
+export const FILING_ROW: Schema = obj({
+  type: { const: 'filing' },
+  ticker: nullable(ticker('ticker of the filer, or null where it has none')),
+  cik: cik('filer CIK'),
+  company: str('filer name'),
+  form: str('EDGAR form type, such as 10-K, 8-K, 4'),
+  accession_no: accessionNo(),
+  filed_at: date('filing date'),
+  accepted_at: nullable(dateTime('EDGAR acceptance time')),
+  period_of_report: nullable(date('period of report')),
+  items: arr(str('8-K item number such as "2.02"'), '8-K items; [] for other forms'),
+  primary_doc_url: nullable(str('primary document on EDGAR')),
+  index_url: str('filing index page on EDGAR'),
+  summary,
+}, ['summary'], 'a filing on EDGAR');
+
+/** Report row: a per-company factual profile combining the other kinds. */
+export const REPORT_ROW: Schema = obj({
+  type: { const: 'report' },
+  ticker: ticker(),
+  cik: cik('company CIK'),
+  company: str('company name'),
+  exchange: nullable(str('listing exchange')),
+  sic: nullable(str('Standard Industrial Classification code')),
+  sic_description: nullable(str('SIC description')),
+  state_of_incorporation: nullable(str('state or country of incorporation')),
+  fiscal_year_end: nullable(str('fiscal year end as MMDD', { pattern: '^[0-9]{4}$' })),
+  latest_filing_at: nullable(date('date of the latest filing')),
+  latest: obj({ '10-K': latestFiling, '10-Q': latestFiling, '8-K': latestFiling }, [], 'latest filing per form'),
+  insiders: nullable(obj({
+    window_start: date(), window_end: date(), net_usd: usd('net insider value'),
+    buy_usd: num(undefined, { minimum: 0 }), sell_usd: num(undefined, { minimum: 0 }),
+    n_buys: int(), n_sells: int(), n_insiders_buying: int(), cluster_buying: bool(),
+  }, [], 'figures of the insider row')),
+  earnings: nullable(obj({
+    filed_at: date(), fiscal_year: nullable(int(undefined, 1900)), fiscal_period: fiscalPeriod, figures,
+  }, [], 'latest earnings release')),
+  institutional: nullable(obj({
+    n_filers: int('13F filers holding the company in the snapshot'),
+    total_value_usd: num('their combined value in USD', { minimum: 0 }),
+    top_filers: arr(obj({
+      cik: cik('filer CIK'), filer: str(), period_of_report: date(),
+      shares: num(undefined, { minimum: 0 }), value_usd: num(undefined, { minimum: 0 }),
+    }), 'largest holders by value', 10),
+  }, [], 'holdings by the 13F filers in the snapshot')),
+  summary,
+}, ['summary'], 'factual profile of one company');
+
+/** Meta row: the calling key's plan, limits and usage (not stored in snapshots). */
+export const META_ROW: Schema = obj({
+  type: { const: 'meta' },
+  key_id: str('id of the calling key (never the key itself)'),
+  account: str('account the key belongs to'),
+  plan: str('plan id'),
+  plan_label: str('plan name'),
+  summaries: bool('whether written fields are returned'),
+  max_page_size: int('largest limit honoured', 1),
+  limits: obj({ per_minute: int(undefined, 1), per_day: int(undefined, 1) }),
+  usage: obj({
+    minute: obj({ limit: int(), remaining: int(), used: int(), reset_seconds: int('seconds until the bucket is full') }),
+    day: obj({ limit: int(), remaining: int(), used: int(), reset_seconds: int('seconds until the bucket is full') }),
+  }),
+  snapshot: obj({ version: str(), created_at: dateTime(), data_through: nullable(date()) }),
+}, [], 'the calling key\'s plan, limits and usage');
+
+/** The row kinds that snapshots hold, with the snapshot file of each. */
+export const ROW_KINDS = ['reports', 'insiders', 'whales', 'earnings', 'filings'] as const;
+/** A row kind stored in a snapshot: also the name of its file and its endpoint. */
+export type RowKind = (typeof ROW_KINDS)[number];
+
+/** Schema of each stored row kind. */
+export const ROW_SCHEMAS: Readonly<Record<RowKind, Schema>> = Object.freeze({
+  reports: REPORT_ROW,
+  insiders: INSIDER_ROW,
+  whales: WHALE_ROW,
+  earnings: EARNINGS_ROW,
+  filings: FILING_ROW,
+});
+
+/** The written field of each kind (decisions §6): `recap` on earnings, `summary` elsewhere. */
+export const WRITTEN_FIELD: Readonly<Record<RowKind, 'summary' | 'recap'>> = Object.freeze({
+  reports: 'summary',
+  insiders: 'summary',
+  whales: 'summary',
+  earnings: 'recap',
+  filings: 'summary',
+});
+
+/** Words that no written field may contain (decisions §6). Matched case-insensitively. */
+export const ADVICE_WORDS = Object.freeze([
+  'recommend', 'price target', 'target price', 'rating', 'upgrade', 'downgrade', 'outperform',
+  'underperform', 'overweight', 'underweight', 'undervalued', 'overvalued', 'strong buy',
+  'should buy', 'should sell',
+]);

@@ -1,0 +1,168 @@
+/**
+ * TypeScript shapes of the rows (decisions §6). `schemas.ts` holds the same shapes as JSON
+ * Schema; a test checks that rows built from these types pass those schemas.
+ * Dates are `YYYY-MM-DD` strings, money is USD as numbers, CIKs are 10-digit strings.
+ */
+
+/** A date `YYYY-MM-DD`. */
+export type IsoDate = string;
+
+/** One notable P or S trade (decisions §6, insider row). */
+export interface NotableTrade {
+  insider: string;
+  role: string;
+  code: 'P' | 'S';
+  value_usd: number;
+  date: IsoDate;
+  shares: number;
+  price_usd: number;
+  plan_10b5_1: boolean | null;
+  accession_no: string;
+}
+
+/** The cluster rule echoed in each insider row. */
+export interface ClusterRule {
+  codes: ('P' | 'S')[];
+  min_insiders: number;
+  span_days: number;
+}
+
+/** Insider row: one company's open-market Form 4 activity in the window. */
+export interface InsiderRow {
+  type: 'insider';
+  ticker: string;
+  cik: string;
+  company: string;
+  window_days: number;
+  window_start: IsoDate;
+  window_end: IsoDate;
+  net_usd: number;
+  buy_usd: number;
+  sell_usd: number;
+  n_buys: number;
+  n_sells: number;
+  n_insiders_buying: number;
+  cluster_buying: boolean;
+  cluster_rule: ClusterRule;
+  notable: NotableTrade[];
+  summary?: string;
+}
+
+/** One position in a whale row's `top_holdings` or `moves`. */
+export interface Holding {
+  issuer: string;
+  cusip: string;
+  ticker: string | null;
+  title_of_class: string;
+  put_call: 'Put' | 'Call' | null;
+  shares: number;
+  value_usd: number;
+  weight: number;
+  change_shares: number | null;
+  change_pct: number | null;
+  action: 'new' | 'added' | 'reduced' | 'unchanged' | 'sold_out' | null;
+}
+
+/** Whale row: one 13F-HR filer's latest period. */
+export interface WhaleRow {
+  type: 'whale';
+  cik: string;
+  filer: string;
+  period_of_report: IsoDate;
+  filed_at: IsoDate;
+  accession_no: string;
+  previous_period: IsoDate | null;
+  total_value_usd: number;
+  n_positions: number;
+  value_unit: 'usd' | 'thousands';
+  value_unit_inferred: boolean;
+  top_holdings: Holding[];
+  moves: Holding[];
+  summary?: string;
+}
+
+/** Figures of an earnings release, from XBRL company facts. */
+export interface EarningsFigures {
+  revenue_usd: number | null;
+  net_income_usd: number | null;
+  eps_basic: number | null;
+  eps_diluted: number | null;
+}
+
+/** Fiscal period of a release. */
+export type FiscalPeriod = 'Q1' | 'Q2' | 'Q3' | 'Q4' | 'FY' | null;
+
+/** Earnings row: an 8-K or 8-K/A with item 2.02. */
+export interface EarningsRow {
+  type: 'earnings';
+  ticker: string;
+  cik: string;
+  company: string;
+  form: '8-K' | '8-K/A';
+  accession_no: string;
+  filed_at: IsoDate;
+  release_url: string;
+  fiscal_year: number | null;
+  fiscal_period: FiscalPeriod;
+  figures: EarningsFigures;
+  recap?: string;
+}
+
+/** Filing row: one EDGAR filing. */
+export interface FilingRow {
+  type: 'filing';
+  ticker: string | null;
+  cik: string;
+  company: string;
+  form: string;
+  accession_no: string;
+  filed_at: IsoDate;
+  accepted_at: string | null;
+  period_of_report: IsoDate | null;
+  items: string[];
+  primary_doc_url: string | null;
+  index_url: string;
+  summary?: string;
+}
+
+/** Latest filing of one form in a report row. */
+export interface LatestFiling {
+  accession_no: string;
+  filed_at: IsoDate;
+  url: string;
+}
+
+/** Report row: a per-company factual profile. */
+export interface ReportRow {
+  type: 'report';
+  ticker: string;
+  cik: string;
+  company: string;
+  exchange: string | null;
+  sic: string | null;
+  sic_description: string | null;
+  state_of_incorporation: string | null;
+  fiscal_year_end: string | null;
+  latest_filing_at: IsoDate | null;
+  latest: { '10-K': LatestFiling | null; '10-Q': LatestFiling | null; '8-K': LatestFiling | null };
+  insiders: Pick<InsiderRow, 'window_start' | 'window_end' | 'net_usd' | 'buy_usd' | 'sell_usd' | 'n_buys' | 'n_sells' | 'n_insiders_buying' | 'cluster_buying'> | null;
+  earnings: { filed_at: IsoDate; fiscal_year: number | null; fiscal_period: FiscalPeriod; figures: EarningsFigures } | null;
+  institutional: {
+    n_filers: number;
+    total_value_usd: number;
+    top_filers: { cik: string; filer: string; period_of_report: IsoDate; shares: number; value_usd: number }[];
+  } | null;
+  summary?: string;
+}
+
+/** Any row stored in a snapshot. */
+export type StoredRow = InsiderRow | WhaleRow | EarningsRow | FilingRow | ReportRow;
+
+/** Rows of each stored kind. */
+export interface RowsByKind {
+  reports: ReportRow;
+  insiders: InsiderRow;
+  whales: WhaleRow;
+  earnings: EarningsRow;
+  filings: FilingRow;
+}
