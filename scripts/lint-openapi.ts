@@ -1,0 +1,91 @@
+/**
+ * Lints the OpenAPI document with Redocly CLI's `recommended` ruleset, offline: builds the
+ * document with sample options, writes it and a Redocly config to a temporary folder, runs
+ * `redocly lint` on it and exits with Redocly's code. `npm run lint:openapi`.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildOpenApiDocument, type OpenApiOptions } from '../src/openapi/document.js';
+import { ROUTES } from '../src/routes.js';
+
+/** Options as an operator might set them; the address is local so no rule sees a placeholder host. */
+export const SAMPLE_OPTIONS: OpenApiOptions = Object.freeze({
+  baseUrl: 'http://127.0.0.1:8080',
+  license: 'SEC data: U.S. public domain. Written summaries: reuse only with the attribution visible and linked. ' +
+    'Information only, not investment advice; no recommendations, price targets or ratings.',
+  attribution: 'Facts and summaries by equity-facts (https://github.com/equity-facts/equity-facts)',
+  packageVersion: '0.0.0-lint',
+});
+
+/**
+ * Redocly configuration: the `recommended` ruleset, with only the rules switched off that
+ * cannot apply to this API.
+ */
+const REDOCLY_CONFIG = `extends:
+  - recommended
+rules:
+  # The licence of the data is a sentence (U.S. public domain plus the reuse condition and the
+  # disclaimer), not a licence with an SPDX identifier or a URL.
+  info-license-strict: off
+`;
+
+/** A JSON Pointer token (RFC 6901 §3). */
+const pointerToken = (text: string): string => text.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/**
+ * Redocly's ignore file: \`operation-4xx-response\` is waived only for the operations that need
+ * no key and take no parameters (the document itself and the probes), whose GET has no
+ * client error to answer with. Every other operation must still have a 4XX.
+ */
+function ignoreFile(documentName: string): string {
+  const pointers = ROUTES.filter((route) => !route.auth && route.params.length === 0)
+    .map((route) => `    - '#/paths/${pointerToken(route.path)}/get/responses'`);
+  return `${documentName}:\n  operation-4xx-response:\n${pointers.join('\n')}\n`;
+}
+
+const projectRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
+
+/** Output of one lint run. */
+export interface LintResult {
+  /** Exit code of `redocly lint` (0: no errors). */
+  status: number;
+  /** stdout and stderr together. */
+  output: string;
+}
+
+/**
+ * Runs `redocly lint` on a document, offline (telemetry and update checks off).
+ *
+ * @param document - the OpenAPI document to lint.
+ * @returns Redocly's exit code and output; the temporary files are removed.
+ */
+export function lintDocument(document: unknown): LintResult {
+  const folder = mkdtempSync(join(tmpdir(), 'eqf-openapi-'));
+  try {
+    const file = join(folder, 'openapi.json');
+    const config = join(folder, 'redocly.yaml');
+    writeFileSync(file, JSON.stringify(document, null, 2));
+    writeFileSync(config, REDOCLY_CONFIG);
+    writeFileSync(join(folder, '.redocly.lint-ignore.yaml'), ignoreFile('openapi.json'));
+    const result = spawnSync(join(projectRoot, 'node_modules', '.bin', 'redocly'),
+      ['lint', file, `--config=${config}`, '--format=stylish'], {
+        cwd: folder,
+        encoding: 'utf8',
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
+        timeout: 120_000,
+      });
+    if (result.error) throw result.error;
+    return { status: result.status ?? 1, output: `${result.stdout}${result.stderr}` };
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  const { status, output } = lintDocument(buildOpenApiDocument(SAMPLE_OPTIONS));
+  process.stdout.write(output);
+  process.exitCode = status;
+}

@@ -1,0 +1,141 @@
+/**
+ * The Markdown of `info.description`: the decisions a client needs that have no other place in
+ * an OpenAPI document (decisions.md: "Every decision here must also be visible in the served
+ * OpenAPI document"). Tables are generated from the plan, error and row tables.
+ */
+import { ERROR_CODES, ERRORS, type ErrorCode } from '../errors.js';
+import { DEFAULT_PAGE_SIZE, PLANS } from '../plans.js';
+import { ALLOWED_METHODS, API_PREFIX, ROUTES } from '../routes.js';
+import { ADVICE_WORDS, ROW_KINDS, WRITTEN_FIELD } from '../rows/schemas.js';
+
+/**
+ * Codes that no operation answers with: Node's HTTP parser refused the request and the
+ * server's `clientError` hook wrote the envelope (decisions §1, last row). Documented here,
+ * not per operation.
+ */
+export const PARSER_ERROR_CODES: readonly ErrorCode[] = Object.freeze(['bad_request', 'request_header_fields_too_large']);
+
+/** Codes that the router answers with for paths and methods that no operation describes. */
+export const ROUTER_ERROR_CODES: readonly ErrorCode[] = Object.freeze(['not_found', 'method_not_allowed']);
+
+/** One step of the request pipeline and the codes it can fail with. */
+export interface Check {
+  readonly step: string;
+  readonly codes: readonly ErrorCode[];
+}
+
+/** The order of checks, first failure wins (decisions §1). */
+export const CHECK_ORDER: readonly Check[] = Object.freeze([
+  { step: `breaker (everything under ${API_PREFIX})`, codes: ['service_busy'] },
+  { step: 'route', codes: ['not_found', 'method_not_allowed'] },
+  { step: 'key', codes: ['invalid_api_key'] },
+  { step: 'account', codes: ['account_unavailable'] },
+  { step: 'subscription', codes: ['subscription_suspended'] },
+  { step: 'plan', codes: ['api_not_available_on_plan'] },
+  { step: 'rate limit', codes: ['rate_limited_minute', 'rate_limited_day'] },
+  { step: 'parameters', codes: ['invalid_parameter'] },
+]);
+
+/** Escapes a table cell. */
+const cell = (text: string): string => text.replace(/\|/g, '\\|');
+const code = (text: string): string => `\`${text}\``;
+const yesNo = (value: boolean): string => (value ? 'yes' : 'no');
+const withStatus = (errorCode: ErrorCode): string => `${ERRORS[errorCode].status} ${code(errorCode)}`;
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  return [
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => '---').join('|')}|`,
+    ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`),
+  ].join('\n');
+}
+
+/** The plan table as Markdown, one row per plan of {@link PLANS}. */
+export function planTable(): string {
+  return table(['Plan id', 'Label', 'Requests per minute', 'Requests per day', 'max_page_size', 'Written summaries'],
+    PLANS.map((plan) => [code(plan.id), plan.label, String(plan.perMinute), String(plan.perDay), String(plan.maxPageSize), yesNo(plan.summaries)]));
+}
+
+/** The error table as Markdown, one row per code of {@link ERRORS}. */
+export function errorTable(): string {
+  return table(['HTTP status', '`error`', 'Default `detail`', '`Retry-After`'],
+    ERROR_CODES.map((errorCode) => [String(ERRORS[errorCode].status), code(errorCode), ERRORS[errorCode].detail, yesNo(ERRORS[errorCode].retryAfter)]));
+}
+
+function writtenFieldsText(): string {
+  const byField = new Map<string, string[]>();
+  for (const kind of ROW_KINDS) byField.set(WRITTEN_FIELD[kind], [...(byField.get(WRITTEN_FIELD[kind]) ?? []), kind]);
+  const fields = [...byField].map(([field, kinds]) => `${code(field)} on ${kinds.join(', ')} rows`).join('; ');
+  const factsOnly = PLANS.filter((plan) => !plan.summaries).map((plan) => `${plan.label} (${code(plan.id)})`).join(', ');
+  return `Written fields are ${fields}. On plans without written summaries (${factsOnly}) they are absent: ` +
+    'the key is not in the row, never `null`. On the other plans they are present where one exists and absent where none exists. ' +
+    'Summaries are facts in words, made from the row\'s own figures when the snapshot was built. They never contain advice words: ' +
+    `${ADVICE_WORDS.map((word) => `"${word}"`).join(', ')} (matched case-insensitively).`;
+}
+
+/**
+ * Builds the Markdown of `info.description`.
+ *
+ * @param license - the licence string every response carries.
+ * @param attribution - the credit to show when written analysis is reused.
+ */
+export function buildDescription(license: string, attribution: string): string {
+  const publicPaths = ROUTES.filter((route) => !route.auth).map((route) => code(route.path)).join(', ');
+  const parserErrors = PARSER_ERROR_CODES.map(withStatus).join(' or ');
+  return [
+    'Read-only HTTP/JSON API of precomputed facts about U.S. equities from SEC EDGAR: filings, Form 4 insider activity, ' +
+      '13F institutional holdings and earnings releases. The rows come from a snapshot built from EDGAR\'s own public files; ' +
+      'no endpoint enqueues work or calls a language model. Responses contain no recommendations, price targets or ratings.',
+
+    '## Authentication',
+    `Every path except ${publicPaths} needs an API key, sent in a header: \`Authorization: Bearer <key>\` or \`X-API-Key: <key>\`. ` +
+      'A missing, unknown or malformed key, a scheme other than Bearer, two different keys in the two headers, or a key in the query string ' +
+      `(\`api_key\`, \`apikey\`, \`key\`, \`token\`, \`access_token\`, any case) gives ${withStatus('invalid_api_key')}.`,
+
+    '## Plans and limits',
+    planTable(),
+    'The same table is in `x-plans`. Limits are per key, with two token buckets: minute (capacity = requests per minute, refilled ' +
+      'continuously at that number / 60 per second) and day (capacity = requests per day, refilled at that number / 86400 per second). ' +
+      'A request passes when both hold a token and takes one from each; when either is empty the answer is 429 ' +
+      `(${code('rate_limited_day')} when both are). \`Retry-After\` is whole seconds, rounded up, at least 1: the time until the empty bucket holds a token. ` +
+      '`X-RateLimit-*`, `RateLimit-Policy` and `RateLimit` are sent on every response to a key that reached the limiter (200, 400, 429) and on meta; ' +
+      `401, 402 and 403 carry none. \`${API_PREFIX}/meta\` takes no token and answers 200 even when a bucket is empty. ` +
+      `A 400 has consumed a token; 401, 402, 403, 429 and 503 consume none. \`limit\` defaults to ${DEFAULT_PAGE_SIZE} and is clamped to the plan's max_page_size.`,
+
+    '## Order of checks',
+    'First failure wins:\n\n' + CHECK_ORDER.map((check, i) => `${i + 1}. ${check.step}: ${check.codes.map(withStatus).join(', ')}`).join('\n') +
+      `\n${CHECK_ORDER.length + 1}. 200`,
+    `\`/healthz\` and \`/readyz\` are outside ${API_PREFIX}, behind no breaker and need no key.`,
+
+    '## Errors',
+    'Every error body is the error envelope `{ "ok": false, "error", "detail", "license" }`.',
+    errorTable(),
+    `An unknown path (a trailing \`/\` included) gives ${withStatus('not_found')}; a known path with a method other than GET or HEAD gives ` +
+      `${withStatus('method_not_allowed')} with \`Allow: ${ALLOWED_METHODS}\`. A request that Node's HTTP parser refuses (bad request line, headers ` +
+      `over the size limit) gets ${parserErrors}, written from the server's \`clientError\` hook, and then the connection closes; ` +
+      'no operation below lists these. A 500 detail carries the request id, never a stack trace.',
+
+    '## Requests',
+    'Every path answers HEAD exactly like GET (same status and headers, no body), and HEAD counts like GET. ' +
+      'A query parameter that the operation does not list, or one given twice, gives ' +
+      `${withStatus('invalid_parameter')} on any authenticated path; so does a \`limit\` that is not ASCII digits only or is below 1 ` +
+      '(the detail names the parameter). An unknown ticker or CIK is not an error: 200 with `count` 0 and `data` [].',
+
+    '## Responses',
+    'Every 200 from the API is the success envelope; `count` is always present. `Content-Type: application/json; charset=utf-8`. ' +
+      'Authenticated responses carry `Cache-Control: private, no-cache` and `Vary: Authorization, X-API-Key`. Every response has ' +
+      '`X-Request-Id`; `X-Snapshot-Version` names the snapshot served. Bodies over 1 KiB are compressed with gzip or br when the ' +
+      'request\'s `Accept-Encoding` allows it. Rows are snake_case; dates are `YYYY-MM-DD`; money is USD as numbers; CIKs are 10-digit strings.',
+    writtenFieldsText(),
+
+    '## License and attribution',
+    'SEC facts (numbers, dates, filings) are U.S. public domain and need no permission. The written summaries and analysis may be ' +
+      'reused only while the credit from the response field `attribution` is visible and linked. Every response carries the licence ' +
+      'string, which includes an information-only disclaimer.',
+    `Licence string: ${license}`,
+    `Attribution: ${attribution}`,
+
+    '## Versioning',
+    `The version is \`v1\`: the path prefix ${API_PREFIX} and the \`api_version\` field of every success response.`,
+  ].join('\n\n');
+}
