@@ -1,0 +1,196 @@
+/**
+ * The per-key rate limiter (decisions §3): two token buckets per key, minute and day, whose
+ * capacities are the plan's `perMinute` and `perDay`. A request passes when both buckets
+ * hold a whole token and then takes one from each; a refused request (429) takes none.
+ */
+
+import type { Plan } from '../plans.js';
+import { BucketSlots } from './bucket-slots.js';
+import {
+  DAY_WINDOW_MS,
+  MINUTE_WINDOW_MS,
+  bucketFigures,
+  msUntilFull,
+  refill,
+  secondsUntil,
+  type BucketFigures,
+} from './token-bucket.js';
+
+/** One bucket as a client sees it (the `X-RateLimit-*` and `RateLimit` figures). */
+export type BucketView = BucketFigures;
+
+/** The limiter's answer for one request (or one look, for {@link Limiter.peek}). */
+export interface LimitDecision {
+  /** Whether both buckets held a whole token. */
+  allowed: boolean;
+  /**
+   * Set when `!allowed`: `rate_limited_day` when the day bucket is empty (also when both are),
+   * else `rate_limited_minute` (decisions §2).
+   */
+  code?: 'rate_limited_minute' | 'rate_limited_day';
+  /**
+   * Set when `!allowed`: whole seconds (ceil, min 1) until the empty bucket (the day one when
+   * both are) holds one token; the `Retry-After` value (RFC 9110 §10.2.3, decisions §3).
+   */
+  retryAfterSeconds?: number;
+  /** The minute bucket after this request. */
+  minute: BucketView;
+  /** The day bucket after this request. */
+  day: BucketView;
+}
+
+/** Options of {@link Limiter}; every field is optional. */
+export interface LimiterOptions {
+  /** Clock in ms since the epoch. @default Date.now */
+  now?: () => number;
+  /**
+   * How often, in ms, buckets that have refilled to full are forgotten by the limiter's one
+   * unref'd timer. 0 starts no timer ({@link Limiter.sweep} can still be called).
+   * @default 60_000
+   */
+  sweepIntervalMs?: number;
+}
+
+/** Defaults of {@link LimiterOptions}. */
+const DEFAULTS = Object.freeze({
+  /** ms clock. */
+  now: Date.now,
+  /** One minute, in ms: an idle key's minute bucket is full again within this. */
+  sweepIntervalMs: 60_000,
+});
+
+/**
+ * Per-key minute and day token buckets with lazy refill (decisions §3; refill after
+ * @fastify/rate-limit's LocalStore, without a timer per key).
+ *
+ * State exists only for keys that took a token, so keys that are unknown, refused before the
+ * limiter, or only peeked allocate nothing; buckets that have refilled to full are forgotten by
+ * {@link Limiter.sweep}, so memory follows the keys active in the last day, not all keys ever
+ * seen. A key without state is a key with both buckets full.
+ *
+ * When a key's plan changes (keys file reload) its next {@link take} or {@link peek} refills at
+ * the new plan's rate and clamps its tokens to the new capacity; tokens are never reset. The
+ * sweep decides "full" with the plan of the key's last request, so after an upgrade a key may be
+ * forgotten (and so get the new capacity) at most one old refill-window early.
+ */
+export class Limiter {
+  readonly #now: () => number;
+  readonly #slots = new BucketSlots();
+  readonly #timer: NodeJS.Timeout | undefined;
+
+  /**
+   * @param options - see {@link LimiterOptions}.
+   * @throws TypeError when `now` is not a function or `sweepIntervalMs` is not a
+   *   non-negative integer.
+   */
+  constructor(options: LimiterOptions = {}) {
+    const now = options.now ?? DEFAULTS.now;
+    const sweepIntervalMs = options.sweepIntervalMs ?? DEFAULTS.sweepIntervalMs;
+    if (typeof now !== 'function') throw new TypeError('now must be a function');
+    if (!Number.isSafeInteger(sweepIntervalMs) || sweepIntervalMs < 0) {
+      throw new TypeError('sweepIntervalMs must be a non-negative integer');
+    }
+    this.#now = now;
+    if (sweepIntervalMs > 0) {
+      this.#timer = setInterval(() => this.sweep(), sweepIntervalMs);
+      this.#timer.unref();
+    }
+  }
+
+  /** Number of keys with state (for tests and the benchmark). */
+  get size(): number {
+    return this.#slots.size;
+  }
+
+  /**
+   * Takes one token from both of a key's buckets when both hold one. A refused request
+   * consumes nothing (decisions §1: a 429 consumes no token).
+   *
+   * @param keyId - id of a known key (looked up before the limiter is asked).
+   * @param plan - the key's current plan; its `perMinute` and `perDay` are the capacities.
+   * @returns the decision, with the buckets as they are after this request.
+   */
+  take(keyId: string, plan: Plan): LimitDecision {
+    const nowMs = this.#now();
+    const slots = this.#slots;
+    let slot = slots.find(keyId);
+    let minute = plan.perMinute;
+    let day = plan.perDay;
+    if (slot !== undefined) {
+      const updatedAtMs = slots.updatedAtMs[slot]!;
+      minute = refill(slots.minuteTokens[slot]!, updatedAtMs, nowMs, plan.perMinute, MINUTE_WINDOW_MS);
+      day = refill(slots.dayTokens[slot]!, updatedAtMs, nowMs, plan.perDay, DAY_WINDOW_MS);
+    }
+    if (minute < 1 || day < 1) return refused(minute, day, plan);
+    minute -= 1;
+    day -= 1;
+    slot ??= slots.allocate(keyId);
+    slots.minuteTokens[slot] = minute;
+    slots.dayTokens[slot] = day;
+    slots.updatedAtMs[slot] = nowMs;
+    slots.fullAtMs[slot] =
+      nowMs +
+      Math.max(msUntilFull(minute, plan.perMinute, MINUTE_WINDOW_MS), msUntilFull(day, plan.perDay, DAY_WINDOW_MS));
+    return {
+      allowed: true,
+      minute: bucketFigures(minute, plan.perMinute, MINUTE_WINDOW_MS),
+      day: bucketFigures(day, plan.perDay, DAY_WINDOW_MS),
+    };
+  }
+
+  /**
+   * Reports a key's buckets without consuming a token (GET /api/v1/meta, decisions §3).
+   * Never creates state: a key with none is reported full.
+   *
+   * @param keyId - id of a known key.
+   * @param plan - the key's current plan.
+   * @returns what {@link take} would decide now, without its token: `allowed` is whether a
+   *   request would pass, and the views show the buckets as they are.
+   */
+  peek(keyId: string, plan: Plan): LimitDecision {
+    const slots = this.#slots;
+    const slot = slots.find(keyId);
+    let minute = plan.perMinute;
+    let day = plan.perDay;
+    if (slot !== undefined) {
+      const nowMs = this.#now();
+      const updatedAtMs = slots.updatedAtMs[slot]!;
+      minute = refill(slots.minuteTokens[slot]!, updatedAtMs, nowMs, plan.perMinute, MINUTE_WINDOW_MS);
+      day = refill(slots.dayTokens[slot]!, updatedAtMs, nowMs, plan.perDay, DAY_WINDOW_MS);
+    }
+    if (minute < 1 || day < 1) return refused(minute, day, plan);
+    return {
+      allowed: true,
+      minute: bucketFigures(minute, plan.perMinute, MINUTE_WINDOW_MS),
+      day: bucketFigures(day, plan.perDay, DAY_WINDOW_MS),
+    };
+  }
+
+  /**
+   * Forgets every key whose buckets have both refilled to full; forgetting them changes no
+   * answer, since a key without state is full. Run by the timer every `sweepIntervalMs`;
+   * O(keys with state) per run and never on the request path.
+   */
+  sweep(): void {
+    this.#slots.releaseFull(this.#now());
+  }
+
+  /** Stops the sweep timer. The limiter still answers; idle buckets are no longer forgotten. */
+  close(): void {
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+  }
+}
+
+/** The decision for a request that finds a bucket without a whole token; consumes nothing. */
+function refused(minute: number, day: number, plan: Plan): LimitDecision {
+  const dayEmpty = day < 1;
+  return {
+    allowed: false,
+    code: dayEmpty ? 'rate_limited_day' : 'rate_limited_minute',
+    retryAfterSeconds: dayEmpty
+      ? secondsUntil(day, 1, plan.perDay, DAY_WINDOW_MS)
+      : secondsUntil(minute, 1, plan.perMinute, MINUTE_WINDOW_MS),
+    minute: bucketFigures(minute, plan.perMinute, MINUTE_WINDOW_MS),
+    day: bucketFigures(day, plan.perDay, DAY_WINDOW_MS),
+  };
+}
