@@ -1,0 +1,215 @@
+/**
+ * The embeddable API: `createHandler(options)` returns a `(req, res)` handler that an existing
+ * `node:http` server can mount. A request runs one fixed pipeline (decisions §1, order of
+ * checks): breaker → route → key → account → plan → limits → params → rows → respond.
+ */
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { ApiError } from '../errors.js';
+import { findPlan } from '../plans.js';
+import { API_PREFIX, ALLOWED_METHODS, findRoute } from '../routes.js';
+import { Breaker } from '../guard/breaker.js';
+import { Limiter } from '../guard/limiter.js';
+import { createLoadSampler } from '../guard/load-sampler.js';
+import { rateLimitHeaders } from '../guard/rate-limit-headers.js';
+import { Reloader } from '../data/reloader.js';
+import { loadSnapshot, type SnapshotIndex } from '../data/snapshot-index.js';
+import { pageSlice } from '../data/page.js';
+import { CURRENT_FILE } from '../data/snapshot-format.js';
+import { hashKey, readKeysFile, type KeyTable, type KeyRecord } from '../keys/keys-file.js';
+import { buildOpenApiDocument } from '../openapi/document.js';
+import { isDemoKeysFile, resolveOptions, type HandlerOptions } from '../options.js';
+import { PACKAGE_VERSION } from '../version.js';
+import { presentedKey } from './auth.js';
+import { hasKeyInQuery, parseListQuery, splitQuery } from './params.js';
+import { createResponder, type HeaderList } from './respond.js';
+import { metaRow } from './meta-row.js';
+import { clientErrorResponse } from './client-error.js';
+
+/** What {@link createHandler} returns. */
+export interface Handler {
+  /** Answers one request; never throws. Mount it as a `node:http` request listener. */
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  /** Answers a request Node's parser refused (mount on the server's `clientError` event). */
+  clientError(error: Error & { code?: string }, socket: Socket): void;
+  /** Settles when the first snapshot and keys file are loaded; rejects when either is broken. */
+  readonly ready: Promise<void>;
+  /** Reloads snapshot and keys file (SIGHUP); each keeps its old value when the new one fails. */
+  reload(): Promise<{ snapshot: boolean; keys: boolean }>;
+  /** Stops timers and file watches. Does not close any server. */
+  close(): Promise<void>;
+  /** The breaker, for SIGUSR2 (`toggleForced`) and inspection. */
+  readonly breaker: Breaker;
+  /** The limiter, for inspection. */
+  readonly limiter: Limiter;
+  /** The snapshot being served, if any. */
+  snapshot(): SnapshotIndex | undefined;
+}
+
+const AUTH_HEADERS: HeaderList = [['Cache-Control', 'private, no-cache'], ['Vary', 'Authorization, X-API-Key']];
+
+/**
+ * Creates the API handler. Loading starts at once; until it finishes, API requests get 503
+ * `service_busy` (decisions §2: no snapshot loaded). Await `ready` before serving traffic.
+ *
+ * @param options - see {@link HandlerOptions}; validated here.
+ * @throws TypeError when an option is invalid (the message names it).
+ */
+export function createHandler(options: HandlerOptions = {}): Handler {
+  const opts = resolveOptions(options);
+  const { now, log } = opts;
+  const responder = createResponder(opts.license, opts.attribution, opts.compressMinBytes);
+  const limiter = new Limiter({ now, sweepIntervalMs: opts.limiterSweepIntervalMs });
+  let inFlight = 0;
+  const sampler = opts.breaker.sample ? undefined : createLoadSampler({ inFlight: () => inFlight });
+  const breaker = new Breaker({ now, ...opts.breaker, sample: opts.breaker.sample ?? sampler!.sample });
+  const openApiJson = JSON.stringify(buildOpenApiDocument({
+    baseUrl: opts.baseUrl, license: opts.license, attribution: opts.attribution, packageVersion: PACKAGE_VERSION,
+  }));
+
+  const snapshots = new Reloader<SnapshotIndex>({
+    name: 'snapshot', load: () => loadSnapshot(opts.snapshotsDir), watchPath: `${opts.snapshotsDir}/${CURRENT_FILE}`,
+    watchIntervalMs: opts.watchIntervalMs, log,
+    describe: (s) => `version ${s.version} from ${opts.snapshotsDir} (${Object.entries(s.rowCounts).map(([k, n]) => `${k} ${n}`).join(', ')})`,
+  });
+  const keys = new Reloader<KeyTable>({
+    name: 'keys', load: () => readKeysFile(opts.keysFile), watchPath: opts.keysFile, watchIntervalMs: opts.watchIntervalMs, log,
+    describe: (table) => `${table.records.length} keys from ${opts.keysFile}`,
+  });
+
+  const ready = Promise.all([snapshots.start(), keys.start()]).then(() => {
+    if (isDemoKeysFile(opts.keysFile)) log('WARNING: serving with the demo keys (keys.demo.json); their keys are public. Use --keys for real ones.');
+    if (opts.watchIntervalMs > 0) {
+      snapshots.watch();
+      keys.watch();
+    }
+    breaker.start();
+  });
+  ready.catch(() => {}); // the caller awaits `ready`; this keeps an early failure from being unhandled
+
+  const idPrefix = randomBytes(4).toString('hex');
+  let requestCounter = 0;
+
+  function dispatch(req: IncomingMessage, res: ServerResponse, requestId: string): void {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    const snapshot = snapshots.current;
+    const base: [string, string | number][] = [['X-Request-Id', requestId]];
+    if (snapshot) base.push(['X-Snapshot-Version', snapshot.version]);
+    const fail = (error: ApiError, extra: HeaderList = []): void => responder.sendError(req, res, error, [...base, ...extra]);
+
+    // 1. Breaker: everything under /api/v1, the document included (decisions §8).
+    if (path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) {
+      const trial = breaker.state === 'half_open';
+      if (!breaker.admit()) return fail(new ApiError('service_busy', undefined, breaker.retryAfterSeconds));
+      if (trial) res.once('close', () => breaker.trialDone());
+    }
+    // 2. Route.
+    const match = findRoute(req.method ?? 'GET', path);
+    if (match.status === 'not_found') return fail(new ApiError('not_found', `No such path: ${path.slice(0, 100)}`));
+    if (match.status === 'method_not_allowed') return fail(new ApiError('method_not_allowed'), [['Allow', ALLOWED_METHODS]]);
+    const route = match.route;
+    const { pairs, malformed } = splitQuery(q === -1 ? '' : url.slice(q + 1));
+    if (route.target.kind === 'healthz') return responder.send(req, res, 200, [...base, ['Cache-Control', 'no-store']], '{"ok":true,"status":"live"}');
+    if (route.target.kind === 'readyz') {
+      if (!snapshot || !keys.current || breaker.state !== 'closed') {
+        return fail(new ApiError('service_busy', snapshot ? 'The breaker is open.' : 'No snapshot is loaded yet.', breaker.retryAfterSeconds));
+      }
+      return responder.send(req, res, 200, [...base, ['Cache-Control', 'no-store']], `{"ok":true,"status":"ready","snapshot_version":${JSON.stringify(snapshot.version)}}`);
+    }
+    if (route.target.kind === 'openapi') {
+      parseListQuery(pairs, malformed, route, null);
+      return responder.send(req, res, 200, [...base, ['Cache-Control', 'public, max-age=300']], openApiJson);
+    }
+    const keyTable = keys.current;
+    if (!snapshot || !keyTable) return fail(new ApiError('service_busy', 'No snapshot is loaded yet.', 1));
+
+    // 3-6. Key, account, subscription, plan. None of these reach the limiter.
+    const auth: HeaderList = [...base, ...AUTH_HEADERS];
+    let key: KeyRecord | undefined;
+    try {
+      key = keyTable.byHash.get(hashKey(presentedKey(req.headers, hasKeyInQuery(pairs))));
+    } catch (error) {
+      return responder.sendError(req, res, error as ApiError, auth);
+    }
+    if (!key) return responder.sendError(req, res, new ApiError('invalid_api_key', 'The API key is not known.'), auth);
+    if (key.status === 'inactive') return responder.sendError(req, res, new ApiError('account_unavailable'), auth);
+    if (key.status === 'suspended') return responder.sendError(req, res, new ApiError('subscription_suspended'), auth);
+    const plan = findPlan(key.plan);
+    if (!plan) return responder.sendError(req, res, new ApiError('api_not_available_on_plan'), auth);
+
+    // 7. Limits: meta reads usage without spending it (decisions §3).
+    const decision = route.countsAgainstLimits ? limiter.take(key.id, plan) : limiter.peek(key.id, plan);
+    const limited: HeaderList = [...auth, ...rateLimitHeaders(decision)];
+    if (!decision.allowed) {
+      return responder.sendError(req, res, new ApiError(decision.code!, undefined, decision.retryAfterSeconds), limited);
+    }
+    // 8. Parameters (a 400 has consumed its token).
+    let query;
+    try {
+      query = parseListQuery(pairs, malformed, route, plan);
+    } catch (error) {
+      return responder.sendError(req, res, error as ApiError, limited);
+    }
+    // 9. Rows.
+    const asOf = new Date(now()).toISOString();
+    let body: string;
+    if (route.target.kind === 'meta') {
+      body = responder.successBody(JSON.stringify(metaRow(key, plan, decision, snapshot.manifest)), 1, asOf);
+    } else if (route.target.kind === 'rows') {
+      const slice = pageSlice(snapshot.list(route.target.rows, query.key), plan.summaries ? 'full' : 'facts', query.limit);
+      body = responder.successBody(slice.text, slice.count, asOf);
+    } else {
+      throw new Error(`route ${route.path} has no answer`);
+    }
+    responder.send(req, res, 200, limited, body);
+  }
+
+  return {
+    handle(req, res) {
+      inFlight++;
+      res.once('close', () => { inFlight--; });
+      const requestId = `${idPrefix}-${(requestCounter++).toString(36)}`;
+      try {
+        dispatch(req, res, requestId);
+      } catch (error) {
+        if (error instanceof ApiError) {
+          responder.sendError(req, res, error, [['X-Request-Id', requestId]]);
+          return;
+        }
+        // The path only: the query string may hold a key and is never logged.
+        log(`internal error ${requestId} on ${req.method} ${(req.url ?? '').split('?')[0]}: ${(error as Error).stack ?? String(error)}`);
+        if (!res.headersSent) {
+          responder.sendError(req, res, new ApiError('internal_error', `Internal error; request id ${requestId}.`), [['X-Request-Id', requestId]]);
+        } else {
+          res.destroy();
+        }
+      }
+    },
+    clientError(error, socket) {
+      if (!socket.writable || (error as NodeJS.ErrnoException).code === 'ECONNRESET') {
+        socket.destroy();
+        return;
+      }
+      socket.end(clientErrorResponse(error, responder));
+    },
+    ready,
+    async reload() {
+      const [snapshot, keysOk] = await Promise.all([snapshots.reload(), keys.reload()]);
+      return { snapshot, keys: keysOk };
+    },
+    async close() {
+      breaker.stop();
+      sampler?.stop();
+      limiter.close();
+      snapshots.close();
+      keys.close();
+      await ready.catch(() => {});
+    },
+    breaker,
+    limiter,
+    snapshot: () => snapshots.current,
+  };
+}

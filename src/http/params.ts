@@ -1,0 +1,134 @@
+/**
+ * Query-parameter rules (decisions §1): which parameters a route takes, how each is written and
+ * normalised, and the 400 `invalid_parameter` answers. Parsing is by hand so that a parameter
+ * given twice, an empty value and bad percent-encoding are all seen.
+ */
+import { ApiError } from '../errors.js';
+import { DEFAULT_PAGE_SIZE, type Plan } from '../plans.js';
+import type { ParamName, Route } from '../routes.js';
+
+/** The parsed, normalised query of a list request. */
+export interface ListQuery {
+  /** Rows to return after clamping to the plan's max_page_size. */
+  readonly limit: number;
+  /** Normalised ticker (EDGAR form) or 10-digit CIK to filter on; null for the overview. */
+  readonly key: string | null;
+}
+
+/** Query names that carry API keys in other APIs; any case (decisions §1: 401, headers only). */
+const KEY_PARAM_NAMES = new Set(['api_key', 'apikey', 'key', 'token', 'access_token']);
+
+const DIGITS = /^[0-9]+$/;
+const TICKER = /^[A-Za-z0-9./-]{1,12}$/;
+const CIK = /^[0-9]{1,20}$/;
+
+/** A query string split into pairs. */
+export interface SplitQuery {
+  /** Decoded name/value pairs in order; a segment that fails to decode is kept raw. */
+  readonly pairs: [string, string][];
+  /** Whether some segment had malformed percent-encoding (a 400, but only at the parameter step). */
+  readonly malformed: boolean;
+}
+
+const NO_QUERY: SplitQuery = Object.freeze({ pairs: [], malformed: false });
+
+/**
+ * Splits a raw query string into decoded name/value pairs (`+` is a space, as in
+ * application/x-www-form-urlencoded). Empty segments (`a=1&&b=2`) are skipped. Never throws:
+ * the key check runs before the parameter check (decisions §1) and needs the names first.
+ */
+export function splitQuery(raw: string): SplitQuery {
+  if (raw.length === 0) return NO_QUERY;
+  const pairs: [string, string][] = [];
+  let malformed = false;
+  const decode = (text: string): string => {
+    try {
+      return decodeURIComponent(text.replace(/\+/g, ' '));
+    } catch {
+      malformed = true;
+      return text;
+    }
+  };
+  for (const segment of raw.split('&')) {
+    if (segment.length === 0) continue;
+    const eq = segment.indexOf('=');
+    pairs.push([decode(eq === -1 ? segment : segment.slice(0, eq)), eq === -1 ? '' : decode(segment.slice(eq + 1))]);
+  }
+  return { pairs, malformed };
+}
+
+/** Whether any query parameter looks like an API key (checked before the key, decisions §1). */
+export function hasKeyInQuery(pairs: readonly [string, string][]): boolean {
+  return pairs.some(([name]) => KEY_PARAM_NAMES.has(name.toLowerCase()));
+}
+
+/**
+ * Checks and normalises the query of a route for a plan.
+ *
+ * @param pairs - pairs from {@link splitQuery}.
+ * @param malformed - its `malformed` flag.
+ * @param route - the matched route; its `params` list what is allowed.
+ * @param plan - the caller's plan, whose `maxPageSize` clamps `limit`; null for routes without a key.
+ * @throws ApiError invalid_parameter with a detail naming the parameter.
+ */
+export function parseListQuery(pairs: readonly [string, string][], malformed: boolean, route: Route, plan: Plan | null): ListQuery {
+  if (malformed) throw invalid('the query string has malformed percent-encoding');
+  const seen = new Set<string>();
+  let limit = DEFAULT_PAGE_SIZE;
+  let key: string | null = null;
+  for (const [name, value] of pairs) {
+    if (!(route.params as readonly string[]).includes(name)) {
+      const allowed = route.params.length === 0 ? 'this endpoint takes no query parameters' : `allowed: ${route.params.join(', ')}`;
+      throw invalid(`unknown query parameter "${truncate(name)}" (${allowed})`);
+    }
+    if (seen.has(name)) throw invalid(`parameter "${name}" is given more than once`);
+    seen.add(name);
+    const param = name as ParamName;
+    if (param === 'limit') limit = parseLimit(value);
+    else if (param === 'ticker') key = normaliseTicker(value);
+    else key = normaliseCik(value);
+  }
+  return { limit: plan ? Math.min(limit, plan.maxPageSize) : limit, key };
+}
+
+/**
+ * `limit`: ASCII digits only, at least 1 (`05` is 5).
+ *
+ * @throws ApiError invalid_parameter otherwise.
+ */
+export function parseLimit(value: string): number {
+  if (!DIGITS.test(value)) throw invalid(`limit must be a whole number of 1 or more written with digits only, got "${truncate(value)}"`);
+  const limit = Number(value);
+  if (limit < 1) throw invalid('limit must be 1 or more');
+  return limit;
+}
+
+/**
+ * `ticker`: 1–12 of `A-Z a-z 0-9 . - /`, case-insensitive, `.` and `/` read as `-`
+ * (EDGAR writes class shares as BRK-B).
+ *
+ * @throws ApiError invalid_parameter otherwise.
+ */
+export function normaliseTicker(value: string): string {
+  if (!TICKER.test(value)) throw invalid(`ticker must be 1-12 characters of A-Z a-z 0-9 . - /, got "${truncate(value)}"`);
+  return value.toUpperCase().replace(/[./]/g, '-');
+}
+
+/**
+ * `cik`: 1–20 digits, leading zeros ignored, returned zero-padded to 10 digits as rows show it.
+ *
+ * @throws ApiError invalid_parameter otherwise.
+ */
+export function normaliseCik(value: string): string {
+  if (!CIK.test(value)) throw invalid(`cik must be 1-20 digits, got "${truncate(value)}"`);
+  const significant = value.replace(/^0+/, '');
+  return significant.padStart(10, '0');
+}
+
+function invalid(detail: string): ApiError {
+  return new ApiError('invalid_parameter', detail);
+}
+
+function truncate(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 40)}...` : text;
+}

@@ -1,0 +1,118 @@
+/**
+ * Writing responses (decisions §5): the success and error envelopes, the common headers, and
+ * gzip or br for bodies over the threshold when the client accepts them. Constant parts are
+ * prepared once per handler.
+ */
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { ERRORS, type ApiError, type ErrorCode } from '../errors.js';
+
+/** `api_version` of every success response (service spec, "Versioning"). */
+export const API_VERSION = 'v1';
+
+/** Content type of every response body. */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** Header pairs added to a response; names as sent. */
+export type HeaderList = readonly (readonly [string, string | number])[];
+
+/** Prepared constants of one handler. */
+export interface Responder {
+  /**
+   * The success envelope around prepared rows (decisions §5: `count` always present).
+   *
+   * @param rowsJson - rows as JSON, comma-separated, without brackets.
+   * @param count - number of rows in `rowsJson`.
+   * @param asOf - `as_of`, RFC 3339.
+   */
+  successBody(rowsJson: string, count: number, asOf: string): string;
+  /** The error envelope for an error, with `license`. */
+  errorBody(code: ErrorCode, detail: string): string;
+  /**
+   * Sends a body with status and headers: sets Content-Type and Content-Length, compresses when
+   * allowed, and sends no body for HEAD.
+   */
+  send(req: IncomingMessage, res: ServerResponse, status: number, headers: HeaderList, body: string): void;
+  /** Sends an ApiError in the error envelope, adding `Retry-After` when it has one. */
+  sendError(req: IncomingMessage, res: ServerResponse, error: ApiError, headers: HeaderList): void;
+}
+
+/**
+ * Prepares a responder.
+ *
+ * @param license - the `license` string of every response.
+ * @param attribution - the `attribution` string of every success response.
+ * @param compressMinBytes - smallest body compressed, in bytes.
+ */
+export function createResponder(license: string, attribution: string, compressMinBytes: number): Responder {
+  const licenseJson = JSON.stringify(license);
+  const head = `{"ok":true,"api_version":"${API_VERSION}","as_of":"`;
+  const middle = `","license":${licenseJson},"attribution":${JSON.stringify(attribution)},"count":`;
+
+  const send = (req: IncomingMessage, res: ServerResponse, status: number, headers: HeaderList, body: string): void => {
+    const out: OutgoingHttpHeaders = { 'Content-Type': JSON_CONTENT_TYPE };
+    for (const [name, value] of headers) out[name] = value;
+    let payload: string | Buffer = body;
+    let length = Buffer.byteLength(body);
+    if (length > compressMinBytes) {
+      const encoding = chooseEncoding(req.headers['accept-encoding']);
+      appendVary(out, 'Accept-Encoding');
+      if (encoding) {
+        payload = encoding === 'br'
+          ? brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_SIZE_HINT]: length } })
+          : gzipSync(body, { level: 6 });
+        length = payload.length;
+        out['Content-Encoding'] = encoding;
+      }
+    }
+    out['Content-Length'] = length;
+    res.writeHead(status, out);
+    if (req.method === 'HEAD') res.end();
+    else res.end(payload);
+  };
+
+  const errorBody = (code: ErrorCode, detail: string): string =>
+    `{"ok":false,"error":"${code}","detail":${JSON.stringify(detail)},"license":${licenseJson}}`;
+
+  return {
+    successBody: (rowsJson, count, asOf) => `${head}${asOf}${middle}${count},"data":[${rowsJson}]}`,
+    errorBody,
+    send,
+    sendError(req, res, error, headers) {
+      const all: (readonly [string, string | number])[] = [...headers, ['Cache-Control', 'no-store']];
+      if (ERRORS[error.code].retryAfter) all.push(['Retry-After', Math.max(1, Math.ceil(error.retryAfterSeconds ?? 1))]);
+      send(req, res, error.status, all, errorBody(error.code, error.detail));
+    },
+  };
+}
+
+/**
+ * Picks `br` or `gzip` from an Accept-Encoding header (RFC 9110 §12.5.3), honouring `q=0`;
+ * br is preferred at equal weight. Returns null when neither is acceptable.
+ */
+export function chooseEncoding(header: string | undefined): 'br' | 'gzip' | null {
+  if (!header) return null;
+  let best: 'br' | 'gzip' | null = null;
+  let bestQ = 0;
+  for (const part of header.split(',')) {
+    const [rawName, ...params] = part.trim().split(';');
+    const name = rawName!.trim().toLowerCase();
+    let q = 1;
+    for (const param of params) {
+      const [key, value] = param.trim().split('=');
+      if (key?.trim().toLowerCase() === 'q') q = Number(value);
+    }
+    if (!(q > 0)) continue;
+    const candidate = name === 'br' ? 'br' : name === 'gzip' || name === 'x-gzip' ? 'gzip' : name === '*' ? 'br' : null;
+    if (candidate && (q > bestQ || (q === bestQ && candidate === 'br'))) {
+      best = candidate;
+      bestQ = q;
+    }
+  }
+  return best;
+}
+
+function appendVary(headers: OutgoingHttpHeaders, name: string): void {
+  const current = headers.Vary;
+  headers.Vary = typeof current === 'string' && current.length > 0 ? `${current}, ${name}` : name;
+}

@@ -1,0 +1,123 @@
+/**
+ * The keys file (decisions §4): accounts and the SHA-256 of their API keys. Plaintext keys are
+ * never stored; a request's key is hashed and looked up. A file that fails any check is refused
+ * whole, with a message naming the file and the entry.
+ */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+
+/** Value of `format` in every keys file. */
+export const KEYS_FORMAT = 'equity-facts-keys/1';
+
+/** Account status of a key (decisions §4). */
+export type KeyStatus = 'active' | 'suspended' | 'inactive';
+/** Every status, in the order documented. */
+export const KEY_STATUSES: readonly KeyStatus[] = ['active', 'suspended', 'inactive'];
+
+/** One entry of the keys file. */
+export interface KeyRecord {
+  /** Public id of the key, shown in meta and logs (e.g. `k_7f3a9c`). */
+  readonly id: string;
+  /** Lower-case hex SHA-256 of the whole key. */
+  readonly sha256: string;
+  /** Account the key belongs to. */
+  readonly account: string;
+  /** Plan id; a value that is not one of the four API plans means no API access. */
+  readonly plan: string;
+  readonly status: KeyStatus;
+  readonly label?: string;
+  /** RFC 3339 time the key was minted. */
+  readonly created_at: string;
+}
+
+/** The parsed file: entries in file order and an index by hash. */
+export interface KeyTable {
+  readonly records: readonly KeyRecord[];
+  /** Finds the entry for a presented key by its SHA-256 hex. */
+  readonly byHash: ReadonlyMap<string, KeyRecord>;
+}
+
+/** Matches key ids: letters, digits, `_` and `-`, 1–64 characters. */
+export const KEY_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** A keys file that failed its checks. */
+export class KeysFileError extends Error {
+  constructor(file: string, reason: string) {
+    super(`${file}: ${reason}`);
+    this.name = 'KeysFileError';
+  }
+}
+
+/**
+ * Hashes a presented key the way the file stores it.
+ *
+ * @param key - the key as sent in a header.
+ * @returns lower-case hex SHA-256 of its UTF-8 bytes.
+ */
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+/**
+ * Parses and checks keys-file text.
+ *
+ * @param text - the file's content.
+ * @param file - its path, for messages.
+ * @throws KeysFileError naming the entry and field at fault; duplicate ids or hashes are refused.
+ */
+export function parseKeysFile(text: string, file: string): KeyTable {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new KeysFileError(file, `not JSON: ${(error as Error).message}`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new KeysFileError(file, 'not a JSON object');
+  const root = parsed as Record<string, unknown>;
+  if (root.format !== KEYS_FORMAT) throw new KeysFileError(file, `format is ${JSON.stringify(root.format)}, expected "${KEYS_FORMAT}"`);
+  if (!Array.isArray(root.keys)) throw new KeysFileError(file, 'keys is not an array');
+  const records: KeyRecord[] = [];
+  const byHash = new Map<string, KeyRecord>();
+  const ids = new Set<string>();
+  root.keys.forEach((entry: unknown, index: number) => {
+    const record = checkEntry(entry, file, index);
+    if (ids.has(record.id)) throw new KeysFileError(file, `keys[${index}]: duplicate id ${record.id}`);
+    if (byHash.has(record.sha256)) throw new KeysFileError(file, `keys[${index}]: duplicate sha256 (same key as ${byHash.get(record.sha256)!.id})`);
+    ids.add(record.id);
+    byHash.set(record.sha256, record);
+    records.push(record);
+  });
+  return Object.freeze({ records: Object.freeze(records), byHash });
+}
+
+/**
+ * Reads and parses a keys file.
+ *
+ * @throws KeysFileError when it cannot be read or fails a check.
+ */
+export async function readKeysFile(file: string): Promise<KeyTable> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new KeysFileError(file, `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  return parseKeysFile(text, file);
+}
+
+function checkEntry(entry: unknown, file: string, index: number): KeyRecord {
+  const fail = (reason: string): never => { throw new KeysFileError(file, `keys[${index}]: ${reason}`); };
+  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) fail('not an object');
+  const e = entry as Record<string, unknown>;
+  if (typeof e.id !== 'string' || !KEY_ID_PATTERN.test(e.id)) fail('id must be 1-64 characters of A-Z a-z 0-9 _ -');
+  if (typeof e.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(e.sha256)) fail('sha256 must be 64 lower-case hex digits');
+  if (typeof e.account !== 'string' || e.account.length === 0) fail('account must be a non-empty string');
+  if (typeof e.plan !== 'string' || e.plan.length === 0) fail('plan must be a non-empty string');
+  if (!KEY_STATUSES.includes(e.status as KeyStatus)) fail(`status must be one of ${KEY_STATUSES.join(', ')}`);
+  if (e.label !== undefined && typeof e.label !== 'string') fail('label must be a string when present');
+  if (typeof e.created_at !== 'string' || Number.isNaN(Date.parse(e.created_at))) fail('created_at must be an RFC 3339 date-time');
+  return Object.freeze({
+    id: e.id as string, sha256: e.sha256 as string, account: e.account as string, plan: e.plan as string,
+    status: e.status as KeyStatus, ...(e.label === undefined ? {} : { label: e.label as string }), created_at: e.created_at as string,
+  });
+}
