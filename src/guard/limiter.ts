@@ -113,29 +113,20 @@ export class Limiter {
   take(keyId: string, plan: Plan): LimitDecision {
     const nowMs = this.#now();
     const slots = this.#slots;
-    let slot = slots.find(keyId);
-    let minute = plan.perMinute;
-    let day = plan.perDay;
-    if (slot !== undefined) {
-      const updatedAtMs = slots.updatedAtMs[slot]!;
-      minute = refill(slots.minuteTokens[slot]!, updatedAtMs, nowMs, plan.perMinute, MINUTE_WINDOW_MS);
-      day = refill(slots.dayTokens[slot]!, updatedAtMs, nowMs, plan.perDay, DAY_WINDOW_MS);
-    }
-    if (minute < 1 || day < 1) return refused(minute, day, plan);
+    const slot = slots.find(keyId);
+    let minute = slot === undefined ? plan.perMinute : this.#minuteTokensAt(slot, nowMs, plan);
+    let day = slot === undefined ? plan.perDay : this.#dayTokensAt(slot, nowMs, plan);
+    if (minute < 1 || day < 1) return decision(false, minute, day, plan);
     minute -= 1;
     day -= 1;
-    slot ??= slots.allocate(keyId);
-    slots.minuteTokens[slot] = minute;
-    slots.dayTokens[slot] = day;
-    slots.updatedAtMs[slot] = nowMs;
-    slots.fullAtMs[slot] =
+    const taken = slot ?? slots.allocate(keyId);
+    slots.minuteTokens[taken] = minute;
+    slots.dayTokens[taken] = day;
+    slots.updatedAtMs[taken] = nowMs;
+    slots.fullAtMs[taken] =
       nowMs +
       Math.max(msUntilFull(minute, plan.perMinute, MINUTE_WINDOW_MS), msUntilFull(day, plan.perDay, DAY_WINDOW_MS));
-    return {
-      allowed: true,
-      minute: bucketFigures(minute, plan.perMinute, MINUTE_WINDOW_MS),
-      day: bucketFigures(day, plan.perDay, DAY_WINDOW_MS),
-    };
+    return decision(true, minute, day, plan);
   }
 
   /**
@@ -148,22 +139,12 @@ export class Limiter {
    *   request would pass, and the views show the buckets as they are.
    */
   peek(keyId: string, plan: Plan): LimitDecision {
-    const slots = this.#slots;
-    const slot = slots.find(keyId);
-    let minute = plan.perMinute;
-    let day = plan.perDay;
-    if (slot !== undefined) {
-      const nowMs = this.#now();
-      const updatedAtMs = slots.updatedAtMs[slot]!;
-      minute = refill(slots.minuteTokens[slot]!, updatedAtMs, nowMs, plan.perMinute, MINUTE_WINDOW_MS);
-      day = refill(slots.dayTokens[slot]!, updatedAtMs, nowMs, plan.perDay, DAY_WINDOW_MS);
-    }
-    if (minute < 1 || day < 1) return refused(minute, day, plan);
-    return {
-      allowed: true,
-      minute: bucketFigures(minute, plan.perMinute, MINUTE_WINDOW_MS),
-      day: bucketFigures(day, plan.perDay, DAY_WINDOW_MS),
-    };
+    const slot = this.#slots.find(keyId);
+    if (slot === undefined) return decision(true, plan.perMinute, plan.perDay, plan);
+    const nowMs = this.#now();
+    const minute = this.#minuteTokensAt(slot, nowMs, plan);
+    const day = this.#dayTokensAt(slot, nowMs, plan);
+    return decision(minute >= 1 && day >= 1, minute, day, plan);
   }
 
   /**
@@ -179,18 +160,36 @@ export class Limiter {
   close(): void {
     if (this.#timer !== undefined) clearInterval(this.#timer);
   }
+
+  /** Tokens in the minute bucket of `slot` at `nowMs`, with the capacity of `plan`. */
+  #minuteTokensAt(slot: number, nowMs: number, plan: Plan): number {
+    const slots = this.#slots;
+    return refill(slots.minuteTokens[slot]!, slots.updatedAtMs[slot]!, nowMs, plan.perMinute, MINUTE_WINDOW_MS);
+  }
+
+  /** Tokens in the day bucket of `slot` at `nowMs`, with the capacity of `plan`. */
+  #dayTokensAt(slot: number, nowMs: number, plan: Plan): number {
+    const slots = this.#slots;
+    return refill(slots.dayTokens[slot]!, slots.updatedAtMs[slot]!, nowMs, plan.perDay, DAY_WINDOW_MS);
+  }
 }
 
-/** The decision for a request that finds a bucket without a whole token; consumes nothing. */
-function refused(minute: number, day: number, plan: Plan): LimitDecision {
+/**
+ * A decision from the tokens the buckets hold after the request (before it, when refused).
+ * When refused, the day bucket decides the code and the wait if it is empty (decisions §2).
+ */
+function decision(allowed: boolean, minute: number, day: number, plan: Plan): LimitDecision {
+  const minuteView = bucketFigures(minute, plan.perMinute, MINUTE_WINDOW_MS);
+  const dayView = bucketFigures(day, plan.perDay, DAY_WINDOW_MS);
+  if (allowed) return { allowed, minute: minuteView, day: dayView };
   const dayEmpty = day < 1;
   return {
-    allowed: false,
+    allowed,
     code: dayEmpty ? 'rate_limited_day' : 'rate_limited_minute',
     retryAfterSeconds: dayEmpty
       ? secondsUntil(day, 1, plan.perDay, DAY_WINDOW_MS)
       : secondsUntil(minute, 1, plan.perMinute, MINUTE_WINDOW_MS),
-    minute: bucketFigures(minute, plan.perMinute, MINUTE_WINDOW_MS),
-    day: bucketFigures(day, plan.perDay, DAY_WINDOW_MS),
+    minute: minuteView,
+    day: dayView,
   };
 }
