@@ -1,0 +1,124 @@
+/**
+ * One fully populated row of every kind (nested objects filled, not null) and a set of
+ * mutations that each break one rule of the row schemas, for comparing validators.
+ */
+import type { EarningsRow, FilingRow, InsiderRow, ReportRow, WhaleRow } from '../../src/rows/types.js';
+import type { RowKind } from '../../src/rows/schemas.js';
+
+const insider: InsiderRow = {
+  type: 'insider', ticker: 'NTRA', cik: '0001604821', company: 'Natera, Inc.', window_days: 90,
+  window_start: '2025-02-01', window_end: '2025-04-30', net_usd: -1_250_000.5, buy_usd: 250_000, sell_usd: 1_500_000.5,
+  n_buys: 2, n_sells: 4, n_insiders_buying: 2, cluster_buying: false,
+  cluster_rule: { codes: ['P'], min_insiders: 3, span_days: 30 },
+  notable: [
+    { insider: 'Doe Jane', role: 'Chief Executive Officer, Director', code: 'S', value_usd: 900_000, date: '2025-03-03',
+      shares: 6000, price_usd: 150, plan_10b5_1: true, accession_no: '0001604821-25-000031' },
+    { insider: 'Roe Richard', role: 'Director', code: 'P', value_usd: 150_000, date: '2024-02-29',
+      shares: 1000, price_usd: 150, plan_10b5_1: null, accession_no: '0001604821-25-000012' },
+  ],
+  summary: 'Two insiders bought shares worth 250,000 USD; four sales totalled 1,500,000.50 USD.',
+};
+
+const holding = {
+  issuer: 'APPLE INC', cusip: '037833100', ticker: 'AAPL', title_of_class: 'COM', put_call: null, shares: 1000, value_usd: 200_000,
+  weight: 0.25, change_shares: -50, change_pct: -4.76, action: 'reduced',
+} as const;
+
+const whale: WhaleRow = {
+  type: 'whale', cik: '0001045810', filer: 'NVIDIA CORP', period_of_report: '2025-03-31', filed_at: '2025-05-15',
+  accession_no: '0001045810-25-000100', previous_period: '2024-12-31', total_value_usd: 800_000, n_positions: 4,
+  value_unit: 'thousands', value_unit_inferred: true,
+  top_holdings: [{ ...holding }, { ...holding, cusip: '88160R101', ticker: null, put_call: 'Call', action: 'new', change_pct: null }],
+  moves: [{ ...holding, action: 'sold_out', shares: 0, value_usd: 0, weight: 0 }],
+  summary: 'The filer reported 4 positions worth 800,000 USD.',
+};
+
+const earnings: EarningsRow = {
+  type: 'earnings', ticker: 'BRK-B', cik: '0001067983', company: 'Berkshire Hathaway Inc', form: '8-K/A',
+  accession_no: '0001067983-25-000007', filed_at: '2025-05-03', release_url: 'https://www.sec.gov/Archives/edgar/data/1067983/x/ex991.htm',
+  fiscal_year: 2025, fiscal_period: 'Q1', figures: { revenue_usd: 83_291_000_000, net_income_usd: null, eps_basic: 2.1, eps_diluted: null },
+  recap: 'Revenue was 83.29 billion USD for Q1 2025.',
+};
+
+const filing: FilingRow = {
+  type: 'filing', ticker: null, cik: '0001800903', company: 'Private Fund LP', form: 'D', accession_no: '0001800903-25-000002',
+  filed_at: '2025-05-03', accepted_at: '2025-05-03T16:05:12-04:00', period_of_report: null, items: [],
+  primary_doc_url: null, index_url: 'https://www.sec.gov/Archives/edgar/data/1800903/000180090325000002/0001800903-25-000002-index.htm',
+  summary: 'Form D filed on 2025-05-03.',
+};
+
+const latest = { accession_no: '0000320193-25-000057', filed_at: '2025-05-02', url: 'https://www.sec.gov/Archives/edgar/data/320193/x.htm' };
+const report: ReportRow = {
+  type: 'report', ticker: 'AAPL', cik: '0000320193', company: 'Apple Inc.', exchange: 'Nasdaq', sic: '3571',
+  sic_description: 'Electronic Computers', state_of_incorporation: 'CA', fiscal_year_end: '0927', latest_filing_at: '2025-05-02',
+  latest: { '10-K': latest, '10-Q': latest, '8-K': null },
+  insiders: { window_start: '2025-02-01', window_end: '2025-04-30', net_usd: -5_000_000, buy_usd: 0, sell_usd: 5_000_000,
+    n_buys: 0, n_sells: 3, n_insiders_buying: 0, cluster_buying: false },
+  earnings: { filed_at: '2025-05-01', fiscal_year: 2025, fiscal_period: 'Q2', figures: { revenue_usd: 95e9, net_income_usd: 24.78e9, eps_basic: 1.65, eps_diluted: 1.65 } },
+  institutional: { n_filers: 1, total_value_usd: 200_000, top_filers: [{ cik: '0001045810', filer: 'NVIDIA CORP', period_of_report: '2025-03-31', shares: 1000, value_usd: 200_000 }] },
+  summary: 'Apple Inc. filed a 10-Q on 2025-05-02.',
+};
+
+/** A valid, fully populated row of each stored kind. */
+export const SAMPLE_ROWS: Readonly<Record<RowKind, Record<string, unknown>>> = Object.freeze({
+  insiders: insider as unknown as Record<string, unknown>,
+  whales: whale as unknown as Record<string, unknown>,
+  earnings: earnings as unknown as Record<string, unknown>,
+  filings: filing as unknown as Record<string, unknown>,
+  reports: report as unknown as Record<string, unknown>,
+});
+
+/** A valid meta row for a Signal key. */
+export const SAMPLE_META_ROW: Record<string, unknown> = {
+  type: 'meta', key_id: 'k_7f3a9c', account: 'acme', plan: 'signal', plan_label: 'Signal', summaries: true, max_page_size: 50,
+  limits: { per_minute: 60, per_day: 5000 },
+  usage: { minute: { limit: 60, remaining: 41, used: 19, reset_seconds: 19 }, day: { limit: 5000, remaining: 4711, used: 289, reset_seconds: 5000 } },
+  snapshot: { version: '2026-11-02T06-00-00Z', created_at: '2026-11-02T06:00:00.000Z', data_through: '2026-10-31' },
+};
+
+type Row = Record<string, unknown>;
+
+/** Sets a value at a dotted path (array indexes as numbers) in a deep copy of `row`. */
+export function withValue(row: Row, path: string, value: unknown): Row {
+  const copy = structuredClone(row);
+  const parts = path.split('.');
+  let node: Record<string, unknown> = copy;
+  for (const part of parts.slice(0, -1)) node = node[part] as Record<string, unknown>;
+  const last = parts[parts.length - 1]!;
+  if (value === undefined) delete node[last];
+  else node[last] = value;
+  return copy;
+}
+
+/** Mutations that break one rule each, by kind: [what, path, value (undefined deletes)]. */
+export const BREAKING_MUTATIONS: Readonly<Record<RowKind | 'meta', readonly (readonly [string, string, unknown])[]>> = Object.freeze({
+  insiders: [
+    ['wrong type const', 'type', 'whale'], ['missing required field', 'net_usd', undefined], ['summary null', 'summary', null],
+    ['ticker in lower case', 'ticker', 'ntra'], ['cik not 10 digits', 'cik', '1604821'], ['fractional count', 'n_buys', 1.5],
+    ['negative buy_usd', 'buy_usd', -1], ['bad transaction code', 'notable.0.code', 'A'], ['month 13', 'window_start', '2025-13-01'],
+    ['bad accession number', 'notable.1.accession_no', '0001604821-25-12'], ['plan_10b5_1 a string', 'notable.0.plan_10b5_1', 'yes'],
+    ['more than 5 notable trades', 'notable', Array.from({ length: 6 }, () => insider.notable[0])], ['window_days 0', 'window_days', 0],
+  ],
+  whales: [
+    ['weight above 1', 'top_holdings.0.weight', 1.2], ['unknown action', 'moves.0.action', 'closed'], ['put_call lower case', 'top_holdings.0.put_call', 'call'],
+    ['bad value_unit', 'value_unit', 'millions'], ['CUSIP too short', 'top_holdings.0.cusip', '03783310'], ['missing moves', 'moves', undefined],
+    ['previous_period not a date', 'previous_period', '2024-12'],
+  ],
+  earnings: [
+    ['bad form', 'form', '10-Q'], ['fiscal_period H1', 'fiscal_period', 'H1'], ['recap null', 'recap', null],
+    ['figure as a string', 'figures.revenue_usd', '83291000000'], ['fiscal_year before 1900', 'fiscal_year', 1850], ['missing figures', 'figures', undefined],
+  ],
+  filings: [
+    ['items not an array', 'items', '2.02'], ['item not a string', 'items', [2.02]], ['accepted_at not a date-time', 'accepted_at', '2025-05-03 16:05'],
+    ['index_url null', 'index_url', null], ['missing form', 'form', undefined],
+  ],
+  reports: [
+    ['fiscal_year_end not MMDD', 'fiscal_year_end', '09-27'], ['latest 8-K missing', 'latest.8-K', undefined],
+    ['institutional top filer cik short', 'institutional.top_filers.0.cik', '45810'], ['insiders missing n_buys', 'insiders.n_buys', undefined],
+    ['earnings fiscal_period bad', 'earnings.fiscal_period', 'Q5'], ['summary a number', 'summary', 1],
+  ],
+  meta: [
+    ['max_page_size 0', 'max_page_size', 0], ['missing usage', 'usage', undefined], ['created_at a date only', 'snapshot.created_at', '2026-11-02'],
+    ['remaining negative', 'usage.minute.remaining', -1],
+  ],
+});
