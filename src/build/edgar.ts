@@ -1,0 +1,129 @@
+/**
+ * EDGAR's own conventions: CIK padding, accession number forms, dates and the URLs that EDGAR
+ * builds for a filing (EDGAR Full-Text and Archives layout,
+ * `https://www.sec.gov/Archives/edgar/data/<cik>/<accession without dashes>/…`).
+ */
+
+const ARCHIVES = 'https://www.sec.gov/Archives/edgar/data';
+const ACCESSION = /^(\d{10})-?(\d{2})-?(\d{6})$/;
+
+/**
+ * A CIK zero-padded to 10 digits, as data.sec.gov writes it.
+ *
+ * @param cik - digits, with or without leading zeros, or a number.
+ * @returns the padded CIK, or undefined when `cik` is not 1–10 digits.
+ */
+export function padCik(cik: string | number | undefined): string | undefined {
+  if (cik === undefined) return undefined;
+  const digits = String(cik).trim();
+  if (!/^\d{1,10}$/.test(digits)) return undefined;
+  return digits.padStart(10, '0');
+}
+
+/** A CIK without its leading zeros, as in Archives paths (`0001318605` → `1318605`). */
+export const bareCik = (cik: string): string => String(Number(cik));
+
+/**
+ * An accession number in its dashed form `##########-##-######` (EDGAR Filer Manual Vol. II).
+ *
+ * @param value - dashed or 18 bare digits.
+ * @returns the dashed form, or undefined when `value` is neither.
+ */
+export function normaliseAccession(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const match = ACCESSION.exec(value.trim());
+  return match ? `${match[1]}-${match[2]}-${match[3]}` : undefined;
+}
+
+/**
+ * Finds the accession number that names a file or folder: `0001045810-23-000050.xml`,
+ * `0000002488-15-000095_wf-form4a.xml`, or EDGAR's Archives folder `000104581023000050`.
+ *
+ * @param name - a file or folder name (no slashes).
+ */
+export function accessionFromName(name: string): string | undefined {
+  const match = /^(\d{10}-\d{2}-\d{6}|\d{18})(?=$|[._-])/.exec(name);
+  return match ? normaliseAccession(match[1]) : undefined;
+}
+
+/**
+ * URL of a filing's document on EDGAR.
+ *
+ * @param cik - any CIK of the filing (padded or not).
+ * @param accessionNo - dashed accession number.
+ * @param document - the document's file name, e.g. `tsla-20221231.htm`.
+ */
+export function documentUrl(cik: string, accessionNo: string, document: string): string {
+  return `${ARCHIVES}/${bareCik(cik)}/${accessionNo.replace(/-/g, '')}/${document}`;
+}
+
+/**
+ * URL of a filing's index page on EDGAR: `…/<cik>/<accession without dashes>/<accession>-index.htm`.
+ *
+ * @param cik - any CIK of the filing.
+ * @param accessionNo - dashed accession number.
+ */
+export function indexUrl(cik: string, accessionNo: string): string {
+  return documentUrl(cik, accessionNo, `${accessionNo}-index.htm`);
+}
+
+/**
+ * A ticker in EDGAR's form: upper case, class suffix after `-` (`brk.b`, `BRK/B` → `BRK-B`).
+ *
+ * @returns the ticker, or undefined when it does not fit `^[A-Z0-9-]{1,12}$`.
+ */
+export function normaliseTicker(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const ticker = value.trim().toUpperCase().replace(/[./]/g, '-');
+  return /^[A-Z0-9-]{1,12}$/.test(ticker) ? ticker : undefined;
+}
+
+/**
+ * A date `YYYY-MM-DD` from EDGAR's forms: `YYYYMMDD` (SGML headers), `MM-DD-YYYY` (13F cover
+ * pages) or already ISO (a trailing time is dropped).
+ *
+ * @returns the ISO date, or undefined when the value is none of these.
+ */
+export function isoDate(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  let m = /^(\d{4})-(\d{2})-(\d{2})/.exec(v);
+  if (m) return `${m[1]}-${m[2]}-${m[3]}`;
+  m = /^(\d{4})(\d{2})(\d{2})$/.exec(v);
+  if (m) return `${m[1]}-${m[2]}-${m[3]}`;
+  m = /^(\d{2})-(\d{2})-(\d{4})$/.exec(v);
+  if (m) return `${m[3]}-${m[1]}-${m[2]}`;
+  return undefined;
+}
+
+/**
+ * Converts EDGAR's `<ACCEPTANCE-DATETIME>` (`YYYYMMDDHHMMSS`, Eastern time) to RFC 3339 UTC,
+ * in the form that data.sec.gov submissions use (`2024-02-14T21:12:45.000Z`).
+ *
+ * @returns the instant, or undefined when `value` is not 14 digits.
+ */
+export function acceptanceToUtc(value: string | undefined): string | undefined {
+  const m = value === undefined ? null : /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(value.trim());
+  if (!m) return undefined;
+  const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+  const asUtc = Date.UTC(y, mo - 1, d, h, mi, s);
+  // The New York offset at that wall-clock time (EST −5 h, EDT −4 h).
+  const shown = new Intl.DateTimeFormat('en-US', {
+    timeZone: 'America/New_York', hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit',
+    hour: '2-digit', minute: '2-digit', second: '2-digit',
+  }).formatToParts(new Date(asUtc));
+  const part = (type: string): number => Number(shown.find((p) => p.type === type)?.value);
+  const offset = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second')) - asUtc;
+  return new Date(asUtc - offset).toISOString();
+}
+
+/** Adds `days` (may be negative) to an ISO date. */
+export function addDays(date: string, days: number): string {
+  const t = Date.parse(`${date}T00:00:00Z`) + days * 86_400_000;
+  return new Date(t).toISOString().slice(0, 10);
+}
+
+/** Whole days from `from` to `to` (ISO dates). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}

@@ -1,0 +1,124 @@
+/**
+ * Insider rows (decisions §6): per issuer, the open-market purchases (P) and sales (S) of
+ * Table I of Forms 4 and 4/A with a transaction date inside the window. Value = shares × price
+ * per share; a transaction without a price counts in `n_buys`/`n_sells` only. A 4/A that
+ * carries non-derivative transactions replaces the earlier filings of the same reporting owner,
+ * issuer and period of report; a 4/A without them changes nothing.
+ */
+import type { InsiderRow, NotableTrade } from '../rows/types.js';
+import { DEFAULT_CLUSTER_RULE, isClusterBuying, type Purchase } from './cluster.js';
+import { addDays } from './edgar.js';
+import type { OwnershipFiling } from './model.js';
+import { ownerRole } from './ownership.js';
+
+/** Options of the insider computation. */
+export interface InsiderOptions {
+  /** Last day of the window, `YYYY-MM-DD`. */
+  asOf: string;
+  /** Window length in days, counting `asOf`. */
+  windowDays: number;
+  /** Ticker and name of an issuer CIK, or undefined when it has no ticker. */
+  issuer: (cik: string, filing: OwnershipFiling) => { ticker: string; name: string } | undefined;
+}
+
+/** Rows and what was left out. */
+export interface InsiderResult {
+  rows: InsiderRow[];
+  /** Issuers with P or S trades in the window but no ticker. */
+  issuersWithoutTicker: string[];
+  /** Filings that a 4/A replaced. */
+  replacedByAmendment: number;
+}
+
+const COUNTED = new Set(['P', 'S']);
+const roundCents = (usd: number): number => Math.round(usd * 100) / 100;
+
+/**
+ * Keeps, per reporting owner, issuer and period of report, the latest 4/A with
+ * non-derivative transactions in place of the filings before it (by filing date, then
+ * accession number); Forms 4 and 4/A only.
+ */
+export function applyAmendments(filings: readonly OwnershipFiling[]): { kept: OwnershipFiling[]; replaced: number } {
+  const forms = filings.filter((f) => f.documentType === '4' || f.documentType === '4/A');
+  const key = (f: OwnershipFiling): string => `${f.owners[0]?.cik ?? ''}|${f.issuerCik}|${f.periodOfReport}`;
+  const order = (f: OwnershipFiling): string => `${f.filedAt ?? ''}|${f.accessionNo}`;
+  const replacing = new Map<string, OwnershipFiling>();
+  for (const f of forms) {
+    if (f.documentType !== '4/A' || f.transactions.length === 0) continue;
+    const known = replacing.get(key(f));
+    if (!known || order(f) > order(known)) replacing.set(key(f), f);
+  }
+  const kept: OwnershipFiling[] = [];
+  let replaced = 0;
+  for (const f of forms) {
+    const amendment = replacing.get(key(f));
+    if (amendment && amendment !== f && order(f) < order(amendment)) replaced++;
+    else if (f.documentType === '4' || f === amendment) kept.push(f);
+  }
+  return { kept, replaced };
+}
+
+/**
+ * Computes the insider rows.
+ *
+ * @param filings - every ownership filing read.
+ * @param options - window and issuer lookup.
+ * @returns rows in no particular order (the writer sorts them).
+ */
+export function computeInsiderRows(filings: readonly OwnershipFiling[], options: InsiderOptions): InsiderResult {
+  const windowStart = addDays(options.asOf, -(options.windowDays - 1));
+  const { kept, replaced } = applyAmendments(filings);
+  const byIssuer = new Map<string, { filing: OwnershipFiling; trades: (NotableTrade & { ownerCik: string; priced: boolean })[] }>();
+  for (const filing of kept) {
+    const owner = filing.owners[0];
+    if (!owner) continue;
+    for (const t of filing.transactions) {
+      if (!COUNTED.has(t.code) || t.date < windowStart || t.date > options.asOf) continue;
+      const priced = t.price !== null && t.shares !== null;
+      const entry = byIssuer.get(filing.issuerCik) ?? { filing, trades: [] };
+      entry.trades.push({
+        insider: owner.name, role: ownerRole(owner), code: t.code as 'P' | 'S',
+        value_usd: priced ? roundCents(t.shares! * t.price!) : 0, date: t.date, shares: t.shares ?? 0,
+        price_usd: t.price ?? 0, plan_10b5_1: filing.plan10b51, accession_no: filing.accessionNo,
+        ownerCik: owner.cik || owner.name, priced,
+      });
+      byIssuer.set(filing.issuerCik, entry);
+    }
+  }
+  const rows: InsiderRow[] = [];
+  const issuersWithoutTicker: string[] = [];
+  for (const [cik, { filing, trades }] of byIssuer) {
+    const issuer = options.issuer(cik, filing);
+    if (!issuer) {
+      issuersWithoutTicker.push(cik);
+      continue;
+    }
+    const buys = trades.filter((t) => t.code === 'P');
+    const sells = trades.filter((t) => t.code === 'S');
+    const sum = (list: typeof trades): number => roundCents(list.reduce((s, t) => s + (t.priced ? t.value_usd : 0), 0));
+    const buyUsd = sum(buys);
+    const sellUsd = sum(sells);
+    const purchases: Purchase[] = buys.map((t) => ({ ownerCik: t.ownerCik, date: t.date }));
+    const notable = trades
+      .filter((t) => t.priced && t.value_usd > 0)
+      .sort((a, b) => b.value_usd - a.value_usd || (a.date < b.date ? 1 : a.date > b.date ? -1 : 0) || (a.accession_no < b.accession_no ? 1 : -1))
+      .slice(0, 5)
+      .map(({ ownerCik: _owner, priced: _priced, ...trade }) => trade);
+    rows.push({
+      type: 'insider', ticker: issuer.ticker, cik, company: issuer.name, window_days: options.windowDays,
+      window_start: windowStart, window_end: options.asOf, net_usd: roundCents(buyUsd - sellUsd), buy_usd: buyUsd,
+      sell_usd: sellUsd, n_buys: buys.length, n_sells: sells.length,
+      n_insiders_buying: new Set(purchases.map((p) => p.ownerCik)).size,
+      cluster_buying: isClusterBuying(purchases, DEFAULT_CLUSTER_RULE),
+      cluster_rule: { ...DEFAULT_CLUSTER_RULE, codes: [...DEFAULT_CLUSTER_RULE.codes] }, notable,
+    });
+  }
+  return { rows, issuersWithoutTicker, replacedByAmendment: replaced };
+}
+
+/** The latest transaction date of any P or S trade, the default end of the window. */
+export function latestTradeDate(filings: readonly OwnershipFiling[]): string | null {
+  let latest: string | null = null;
+  for (const f of filings) for (const t of f.transactions) if (COUNTED.has(t.code) && (latest === null || t.date > latest)) latest = t.date;
+  return latest;
+}

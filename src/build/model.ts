@@ -1,0 +1,102 @@
+/**
+ * The builder's own records: what the parsers read out of EDGAR's files and the computations
+ * turn into rows. Dates are `YYYY-MM-DD`, CIKs 10-digit strings, accession numbers dashed.
+ */
+
+/** Company facts from company_tickers(_exchange).json and submissions JSON. */
+export interface Company {
+  cik: string;
+  name: string;
+  /** EDGAR-form tickers, primary first. */
+  tickers: string[];
+  exchange: string | null;
+  sic: string | null;
+  sicDescription: string | null;
+  stateOfIncorporation: string | null;
+  /** Fiscal year end as MMDD. */
+  fiscalYearEnd: string | null;
+}
+
+/** One filing as EDGAR lists it (submissions JSON, an SGML header or a header JSON). */
+export interface FilingRecord {
+  cik: string;
+  company: string | null;
+  form: string;
+  accessionNo: string;
+  filedAt: string;
+  acceptedAt: string | null;
+  periodOfReport: string | null;
+  /** 8-K item numbers such as `2.02`. */
+  items: string[];
+  /** File name of the primary document (may carry EDGAR's `xsl…/` rendering prefix). */
+  primaryDocument: string | null;
+  /** File name of the EX-99.1 exhibit where known. */
+  exhibit991: string | null;
+  /** Where the record came from, for precedence: submissions JSON knows the most. */
+  source: 'submissions' | 'sgml' | 'header-json';
+}
+
+/** A reporting owner of a Form 3/4/5 and its relationship to the issuer. */
+export interface ReportingOwner {
+  cik: string;
+  name: string;
+  isDirector: boolean;
+  isOfficer: boolean;
+  isTenPercentOwner: boolean;
+  isOther: boolean;
+  officerTitle: string | null;
+}
+
+/** One non-derivative transaction of a Form 4 (Table I). */
+export interface OwnershipTransaction {
+  /** Transaction code (SEC Form 4 General Instructions 8), e.g. `P`, `S`, `M`. */
+  code: string;
+  date: string;
+  shares: number | null;
+  /** Price per share in USD; null where the form gives none (footnote only). */
+  price: number | null;
+}
+
+/** A Form 3/4/5 ownershipDocument with the filing facts found around it. */
+export interface OwnershipFiling {
+  accessionNo: string;
+  filedAt: string | null;
+  /** `3`, `4`, `4/A`, `5`, … */
+  documentType: string;
+  periodOfReport: string;
+  issuerCik: string;
+  issuerName: string;
+  issuerTradingSymbol: string | null;
+  owners: ReportingOwner[];
+  /** Rule 10b5-1(c) checkbox (`aff10b5One`), null where the form predates it. */
+  plan10b51: boolean | null;
+  transactions: OwnershipTransaction[];
+}
+
+/** One row of a 13F information table. */
+export interface InfoTableEntry {
+  issuer: string;
+  titleOfClass: string;
+  cusip: string;
+  /** `value` exactly as filed (thousands of USD or USD, see the unit). */
+  value: number;
+  shares: number;
+  /** `SH` or `PRN`. */
+  sharesType: string;
+  putCall: 'Put' | 'Call' | null;
+}
+
+/** A 13F-HR (or amendment) with its information table. */
+export interface ThirteenFFiling {
+  accessionNo: string;
+  filerCik: string;
+  filer: string;
+  periodOfReport: string;
+  filedAt: string;
+  /** Where filedAt came from: the filing's header, or the cover page's signature date. */
+  filedAtSource: 'header' | 'signature';
+  form: string;
+  /** `RESTATEMENT`, `NEW HOLDINGS` or null for an original report. */
+  amendmentType: 'RESTATEMENT' | 'NEW HOLDINGS' | null;
+  entries: InfoTableEntry[];
+}

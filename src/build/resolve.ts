@@ -1,0 +1,150 @@
+/**
+ * Settles what the files say together: accession numbers and filing dates of bare XML
+ * documents (from a `.header.json` beside them, their file or folder name, and the submissions
+ * JSON), pairs of 13F cover page and information table found in one folder, one record per
+ * accession number, and each company's facts merged from submissions JSON and ticker files.
+ */
+import { basename, dirname } from 'node:path';
+import { accessionFromName } from './edgar.js';
+import type { Inputs, Skipped } from './inputs.js';
+import type { Company, FilingRecord, OwnershipFiling, ThirteenFFiling } from './model.js';
+import { parseOwnershipXml } from './ownership.js';
+
+/** The inputs, joined and without duplicates. */
+export interface Resolved {
+  /** One record per accession number. */
+  filings: FilingRecord[];
+  filingByAccession: Map<string, FilingRecord>;
+  /** One ownership document per accession number. */
+  ownership: OwnershipFiling[];
+  /** One 13F filing per accession number. */
+  thirteenF: ThirteenFFiling[];
+  /** Company facts by CIK, for every CIK named in submissions or ticker files. */
+  company: (cik: string) => Company | undefined;
+  /** Accession numbers of 13F filings whose date is the cover's signature date. */
+  filedAtFromSignature: string[];
+}
+
+const SOURCE_RANK: Record<FilingRecord['source'], number> = { submissions: 0, sgml: 1, 'header-json': 2 };
+
+/**
+ * Joins the inputs.
+ *
+ * @param inputs - everything read; skipped files found here are added to `inputs.skipped`.
+ */
+export function resolveInputs(inputs: Inputs): Resolved {
+  const company = companyDirectory(inputs);
+  for (const header of inputs.headerJson.values()) {
+    if (!header.issuerCik) continue;
+    inputs.filings.push({
+      cik: header.issuerCik, company: header.issuerName, form: header.form, accessionNo: header.accessionNo,
+      filedAt: header.filedAt, acceptedAt: null, periodOfReport: header.periodOfReport, items: [],
+      primaryDocument: header.primaryDocument, exhibit991: null, source: 'header-json',
+    });
+  }
+  const filingByAccession = new Map<string, FilingRecord>();
+  for (const record of inputs.filings) {
+    const known = filingByAccession.get(record.accessionNo);
+    if (!known || preferred(record, known, company)) {
+      // Keep what the weaker record knew and the stronger one did not.
+      const merged = known ? { ...record, exhibit991: record.exhibit991 ?? known.exhibit991, acceptedAt: record.acceptedAt ?? known.acceptedAt } : record;
+      filingByAccession.set(record.accessionNo, merged);
+    } else if (!known.exhibit991 && record.exhibit991) {
+      known.exhibit991 = record.exhibit991;
+    }
+  }
+  const ownership = resolveOwnership(inputs, filingByAccession);
+  const { thirteenF, filedAtFromSignature } = resolveThirteenF(inputs, filingByAccession);
+  return { filings: [...filingByAccession.values()], filingByAccession, ownership, thirteenF, company, filedAtFromSignature };
+}
+
+function preferred(a: FilingRecord, b: FilingRecord, company: (cik: string) => Company | undefined): boolean {
+  const tickered = (r: FilingRecord): number => ((company(r.cik)?.tickers.length ?? 0) > 0 ? 0 : 1);
+  if (tickered(a) !== tickered(b)) return tickered(a) < tickered(b);
+  return SOURCE_RANK[a.source] < SOURCE_RANK[b.source];
+}
+
+function companyDirectory(inputs: Inputs): (cik: string) => Company | undefined {
+  const cache = new Map<string, Company | undefined>();
+  return (cik) => {
+    if (cache.has(cik)) return cache.get(cik);
+    const fromSubmissions = inputs.companies.get(cik);
+    const fromTickers = inputs.tickers.byCik(cik);
+    let result: Company | undefined;
+    if (fromSubmissions) {
+      result = {
+        ...fromSubmissions,
+        tickers: fromSubmissions.tickers.length > 0 ? fromSubmissions.tickers : [...(fromTickers?.tickers ?? [])],
+        exchange: fromSubmissions.exchange ?? fromTickers?.exchange ?? null,
+      };
+    } else if (fromTickers) {
+      result = {
+        cik, name: fromTickers.name, tickers: [...fromTickers.tickers], exchange: fromTickers.exchange,
+        sic: null, sicDescription: null, stateOfIncorporation: null, fiscalYearEnd: null,
+      };
+    }
+    cache.set(cik, result);
+    return result;
+  };
+}
+
+function resolveOwnership(inputs: Inputs, filings: Map<string, FilingRecord>): OwnershipFiling[] {
+  const byAccession = new Map<string, OwnershipFiling>();
+  for (const filing of inputs.ownership) byAccession.set(filing.accessionNo, filing);
+  for (const { path, text } of inputs.looseOwnership) {
+    const header = inputs.headerJsonByStem.get(path.replace(/\.xml$/i, ''));
+    const accessionNo = header?.accessionNo ?? accessionFromName(basename(path)) ?? accessionFromName(basename(dirname(path)));
+    if (!accessionNo) {
+      inputs.skipped.push({ path, reason: 'ownershipDocument without an accession number (no .header.json beside it, none in its file or folder name)' });
+      continue;
+    }
+    if (byAccession.has(accessionNo)) continue;
+    byAccession.set(accessionNo, parseOwnershipXml(text, accessionNo, null));
+  }
+  for (const filing of byAccession.values()) {
+    filing.filedAt ??= inputs.headerJson.get(filing.accessionNo)?.filedAt ?? filings.get(filing.accessionNo)?.filedAt ?? null;
+  }
+  return [...byAccession.values()];
+}
+
+function resolveThirteenF(inputs: Inputs, filings: Map<string, FilingRecord>): { thirteenF: ThirteenFFiling[]; filedAtFromSignature: string[] } {
+  const byAccession = new Map<string, ThirteenFFiling>();
+  const filedAtFromSignature: string[] = [];
+  for (const part of inputs.thirteenF) {
+    byAccession.set(part.accessionNo, { ...toFiling(part.cover, part.entries, part.accessionNo, part.filedAt), filedAtSource: 'header' });
+  }
+  const byDir = new Map<string, typeof inputs.looseThirteenF>();
+  for (const part of inputs.looseThirteenF) byDir.set(part.dir, [...(byDir.get(part.dir) ?? []), part]);
+  for (const [dir, parts] of byDir) {
+    const covers = parts.filter((p) => p.cover);
+    const tables = parts.filter((p) => p.entries);
+    const skip = (reason: string): void => parts.forEach((p) => inputs.skipped.push({ path: p.path, reason } satisfies Skipped));
+    if (covers.length !== 1 || tables.length > 1) {
+      skip(`folder holds ${covers.length} 13F cover pages and ${tables.length} information tables; expected one of each`);
+      continue;
+    }
+    const cover = covers[0]!.cover!;
+    const accessionNo = accessionFromName(basename(dir)) ?? accessionFromName(basename(covers[0]!.path));
+    if (!accessionNo) {
+      skip('13F cover page without an accession number in its folder or file name');
+      continue;
+    }
+    if (byAccession.has(accessionNo)) continue;
+    const listed = filings.get(accessionNo)?.filedAt;
+    const filedAt = listed ?? cover.signatureDate;
+    if (!filedAt) {
+      skip('13F filing date unknown: not in any submissions JSON and no signature date on the cover page');
+      continue;
+    }
+    if (!listed) filedAtFromSignature.push(accessionNo);
+    byAccession.set(accessionNo, { ...toFiling(cover, tables[0]?.entries ?? [], accessionNo, filedAt), filedAtSource: listed ? 'header' : 'signature' });
+  }
+  return { thirteenF: [...byAccession.values()], filedAtFromSignature };
+}
+
+function toFiling(cover: import('./thirteenf.js').CoverPage, entries: ThirteenFFiling['entries'], accessionNo: string, filedAt: string): Omit<ThirteenFFiling, 'filedAtSource'> {
+  return {
+    accessionNo, filerCik: cover.filerCik, filer: cover.filer, periodOfReport: cover.periodOfReport, filedAt,
+    form: cover.form, amendmentType: cover.amendmentType, entries,
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * What a complete submission contributes: a filing record from its header, plus the
+ * ownershipDocument or the 13F cover page and information table carried in its `<XML>`
+ * documents.
+ */
+import type { Inputs } from './inputs.js';
+import { itemsFromTitles } from './items.js';
+import { isOwnershipXml, parseOwnershipXml } from './ownership.js';
+import type { CompleteSubmission } from './sgml.js';
+import { isCoverPageXml, isInfoTableXml, parseCoverPage, parseInfoTable } from './thirteenf.js';
+
+const OWNERSHIP_FORMS = /^[345](\/A)?$/;
+
+/**
+ * Adds a complete submission to `inputs`.
+ *
+ * @returns null when used, else the reason it was skipped.
+ * @throws Error when an embedded XML document is malformed.
+ */
+export function readSubmissionDocuments(submission: CompleteSubmission, inputs: Inputs): string | null {
+  const { header, documents } = submission;
+  if (documents.length === 0) return 'SEC header without documents';
+  const ownershipXml = documents.find((d) => d.xml !== null && isOwnershipXml(d.xml));
+  if (OWNERSHIP_FORMS.test(header.form) && !ownershipXml) return `Form ${header.form} in plain text (no ownershipDocument XML), not read`;
+  const company = header.companies.find((c) => c.role === 'ISSUER' || c.role === 'SUBJECT-COMPANY' || c.role === 'SUBJECT COMPANY')
+    ?? header.companies.find((c) => c.role === 'FILER') ?? header.companies[0];
+  if (!company) return 'SEC header without a company CIK';
+  inputs.filings.push({
+    cik: company.cik,
+    company: company.name,
+    form: header.form,
+    accessionNo: header.accessionNo,
+    filedAt: header.filedAt,
+    acceptedAt: header.acceptedAt,
+    periodOfReport: header.periodOfReport,
+    items: header.items.length > 0 ? header.items : itemsFromTitles(header.itemTitles),
+    primaryDocument: documents[0]?.filename ?? null,
+    exhibit991: documents.find((d) => d.type.toUpperCase() === 'EX-99.1')?.filename ?? null,
+    source: 'sgml',
+  });
+  if (ownershipXml?.xml) inputs.ownership.push(parseOwnershipXml(ownershipXml.xml, header.accessionNo, header.filedAt));
+  const coverXml = documents.find((d) => d.xml !== null && isCoverPageXml(d.xml))?.xml;
+  const tableXml = documents.find((d) => d.xml !== null && isInfoTableXml(d.xml))?.xml;
+  if (coverXml) {
+    const cover = parseCoverPage(coverXml);
+    inputs.thirteenF.push({ accessionNo: header.accessionNo, filedAt: header.filedAt, cover, entries: tableXml ? parseInfoTable(tableXml) : [] });
+  }
+  return null;
+}
