@@ -74,7 +74,8 @@ export class Breaker {
   /**
    * Ends the half_open trial: call exactly once when a request that was admitted while the
    * state was half_open (read `state` right after {@link admit}) finishes, whatever its outcome
-   * and whatever the state is by then. Does nothing when no trial is in flight.
+   * and whatever the state is by then. Does nothing when no trial is in flight; closing the
+   * breaker also ends the trial.
    */
   trialDone(): void {
     this.#trialInFlight = false;
@@ -159,7 +160,9 @@ export class Breaker {
   #setState(state: BreakerState): void {
     this.#state = state;
     this.#admitsAll = state === 'closed';
-    // The trial flag is left alone: a trial admitted before the change is still in flight
-    // until its trialDone, and admitting another meanwhile would make two at a time.
+    // Closed needs no trial, so a trial whose trialDone never comes cannot block the trials of
+    // a later half_open. Other changes leave the flag: a trial admitted before them is still in
+    // flight until its trialDone, and admitting another meanwhile would make two at a time.
+    if (state === 'closed') this.#trialInFlight = false;
   }
 }

@@ -148,6 +148,20 @@ describe('Breaker', () => {
     assert.equal(breaker.admit(), true);
   });
 
+  test('a trial never reported done does not block the trials of a later half_open', () => {
+    const { breaker, advance, setLoad } = openedBreaker();
+    advance(COOL_DOWN_MS);
+    assert.equal(breaker.admit(), true);
+    breaker.sampleNow();
+    assert.equal(breaker.state, 'closed');
+    setLoad({ inFlight: 51 });
+    breaker.sampleNow();
+    setLoad({});
+    advance(COOL_DOWN_MS);
+    assert.equal(breaker.admit(), true);
+    assert.equal(breaker.state, 'half_open');
+  });
+
   test('toggleForced opens it until the next toggle, ignoring samples meanwhile', () => {
     const { breaker, advance, samples } = manualBreaker();
     assert.equal(breaker.toggleForced(), 'forced_open');
