@@ -4,6 +4,7 @@
  * checks): breaker → route → key → account → plan → limits → params → rows → respond.
  */
 import { randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { ApiError } from '../errors.js';
@@ -45,6 +46,11 @@ export interface Handler {
   readonly limiter: Limiter;
   /** The snapshot being served, if any. */
   snapshot(): SnapshotIndex | undefined;
+  /**
+   * Emits `reloaded` (name: 'snapshot' | 'keys') after a swap and `refused` (name, error) when a
+   * reload failed and the old value stayed; for tests and operators' metrics.
+   */
+  readonly events: EventEmitter;
 }
 
 const AUTH_HEADERS: HeaderList = [['Cache-Control', 'private, no-cache'], ['Vary', 'Authorization, X-API-Key']];
@@ -77,6 +83,12 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     name: 'keys', load: () => readKeysFile(opts.keysFile), watchPath: opts.keysFile, watchIntervalMs: opts.watchIntervalMs, log,
     describe: (table) => `${table.records.length} keys from ${opts.keysFile}`,
   });
+
+  const events = new EventEmitter();
+  for (const [name, reloader] of [['snapshot', snapshots], ['keys', keys]] as const) {
+    reloader.on('reloaded', () => events.emit('reloaded', name));
+    reloader.on('refused', (error: Error) => events.emit('refused', name, error));
+  }
 
   const ready = Promise.all([snapshots.start(), keys.start()]).then(() => {
     if (isDemoKeysFile(opts.keysFile)) log('WARNING: serving with the demo keys (keys.demo.json); their keys are public. Use --keys for real ones.');
@@ -143,7 +155,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     // 7. Limits: meta reads usage without spending it (decisions §3).
     const decision = route.countsAgainstLimits ? limiter.take(key.id, plan) : limiter.peek(key.id, plan);
     const limited: HeaderList = [...auth, ...rateLimitHeaders(decision)];
-    if (!decision.allowed) {
+    if (route.countsAgainstLimits && !decision.allowed) {
       return responder.sendError(req, res, new ApiError(decision.code!, undefined, decision.retryAfterSeconds), limited);
     }
     // 8. Parameters (a 400 has consumed its token).
@@ -211,5 +223,6 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     breaker,
     limiter,
     snapshot: () => snapshots.current,
+    events,
   };
 }

@@ -39,11 +39,11 @@ export class ManualClock {
   advance(ms: number): void { this.ms += ms; }
 }
 
-/** Writes the fixture snapshot (or given rows) as `version` under `root` and publishes it. */
-export async function writeFixtureSnapshot(root: string, version: string, rows: Partial<Record<RowKind, object[]>> = fixtureRows()): Promise<void> {
+/** Writes the fixture snapshot (or given rows) as `version` under `root`, and publishes it unless told not to. */
+export async function writeFixtureSnapshot(root: string, version: string, rows: Partial<Record<RowKind, object[]>> = fixtureRows(), publish = true): Promise<void> {
   const sorted = {} as Record<RowKind, object[]>;
   for (const kind of ROW_KINDS) sorted[kind] = sortRows(kind, rows[kind] ?? []);
-  await writeSnapshot({ root, version, dataThrough: '2025-05-03', build: { fixture: true }, rows: sorted });
+  await writeSnapshot({ root, version, dataThrough: '2025-05-03', build: { fixture: true }, rows: sorted, publish });
 }
 
 export interface Harness {

@@ -1,0 +1,103 @@
+/**
+ * The snapshot is checked whole and a failure names the file and line (decisions §7).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestContext } from 'node:test';
+import { loadSnapshot } from '../../src/data/snapshot-index.js';
+import { SnapshotError } from '../../src/data/snapshot-format.js';
+import { writeFixtureSnapshot } from '../helpers/harness.js';
+import { createHash } from 'node:crypto';
+
+async function fixture(t: TestContext): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), 'eqf-snap-'));
+  t.after(() => rm(root, { recursive: true, force: true }));
+  await writeFixtureSnapshot(root, 'v1');
+  return root;
+}
+
+/** Rewrites a file and fixes its manifest entry, so only the row checks can fail. */
+async function rewrite(root: string, name: string, edit: (text: string) => string, fixManifest = true): Promise<void> {
+  const file = join(root, 'v1', name);
+  const text = edit(await readFile(file, 'utf8'));
+  await writeFile(file, text);
+  if (!fixManifest) return;
+  const manifestFile = join(root, 'v1', 'manifest.json');
+  const manifest = JSON.parse(await readFile(manifestFile, 'utf8'));
+  manifest.files[name] = { sha256: createHash('sha256').update(text).digest('hex'), rows: text.split('\n').length - 1 };
+  await writeFile(manifestFile, JSON.stringify(manifest));
+}
+
+async function refusal(root: string): Promise<string> {
+  const error = await loadSnapshot(root).then(() => undefined, (e: unknown) => e);
+  assert.ok(error instanceof SnapshotError, `expected a SnapshotError, got ${String(error)}`);
+  return error.message;
+}
+
+test('a valid snapshot loads with its row counts', async (t) => {
+  const root = await fixture(t);
+  const snapshot = await loadSnapshot(root);
+  assert.equal(snapshot.version, 'v1');
+  assert.deepEqual(snapshot.rowCounts, { reports: 3, insiders: 3, whales: 2, earnings: 3, filings: 27 });
+});
+
+test('a row of the wrong shape is refused with file, line and path', async (t) => {
+  const root = await fixture(t);
+  await rewrite(root, 'filings.ndjson', (text) => text.replace(/"cik":"0000320193"/, '"cik":320193'));
+  assert.match(await refusal(root), /v1\/filings\.ndjson:\d+: \$\.cik: expected string, got integer/);
+});
+
+test('a line that is not JSON is refused with its line number', async (t) => {
+  const root = await fixture(t);
+  await rewrite(root, 'whales.ndjson', (text) => text.replace(/\n$/, '\n{oops\n'));
+  assert.match(await refusal(root), /whales\.ndjson:3: not JSON/);
+});
+
+test('rows out of order are refused', async (t) => {
+  const root = await fixture(t);
+  await rewrite(root, 'insiders.ndjson', (text) => {
+    const lines = text.trimEnd().split('\n');
+    return `${[lines[1], lines[0], ...lines.slice(2)].join('\n')}\n`;
+  });
+  assert.match(await refusal(root), /insiders\.ndjson:2: row is out of order/);
+});
+
+test('a sha256 or row count that does not match the manifest is refused', async (t) => {
+  const root = await fixture(t);
+  await rewrite(root, 'reports.ndjson', (text) => text.replace('profile', 'profile!'), false);
+  assert.match(await refusal(root), /reports\.ndjson: sha256 is [0-9a-f]{64}, manifest says/);
+});
+
+test('a manifest of another format, or naming another version, is refused', async (t) => {
+  const root = await fixture(t);
+  const manifestFile = join(root, 'v1', 'manifest.json');
+  const manifest = JSON.parse(await readFile(manifestFile, 'utf8'));
+  await writeFile(manifestFile, JSON.stringify({ ...manifest, format: 'other/2' }));
+  assert.match(await refusal(root), /manifest\.json: format is "other\/2"/);
+  await writeFile(manifestFile, JSON.stringify({ ...manifest, version: 'v9' }));
+  assert.match(await refusal(root), /does not match its folder/);
+});
+
+test('a missing CURRENT, or a last row without newline, is refused', async (t) => {
+  const root = await fixture(t);
+  await rewrite(root, 'earnings.ndjson', (text) => text.trimEnd());
+  assert.match(await refusal(root), /earnings\.ndjson:3: last row does not end with a newline/);
+  await rm(join(root, 'CURRENT'));
+  assert.match(await refusal(root), /CURRENT: cannot read: ENOENT/);
+});
+
+test('invalid UTF-8 is refused', async (t) => {
+  const root = await fixture(t);
+  const file = join(root, 'v1', 'reports.ndjson');
+  const bytes = await readFile(file);
+  const broken = Buffer.concat([bytes.subarray(0, 20), Buffer.from([0xff, 0xfe]), bytes.subarray(22)]);
+  await writeFile(file, broken);
+  const manifestFile = join(root, 'v1', 'manifest.json');
+  const manifest = JSON.parse(await readFile(manifestFile, 'utf8'));
+  manifest.files['reports.ndjson'].sha256 = createHash('sha256').update(broken).digest('hex');
+  await writeFile(manifestFile, JSON.stringify(manifest));
+  assert.match(await refusal(root), /reports\.ndjson:1: not valid UTF-8/);
+});

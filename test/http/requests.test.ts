@@ -1,0 +1,234 @@
+/**
+ * Decisions §1 (requests) and §2 (errors), row by row, through the real server.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import { startHarness, withKey, KEYS } from '../helpers/harness.js';
+import { ERRORS } from '../../src/errors.js';
+
+const INSIDERS = '/api/v1/finance/insiders';
+
+function assertError(reply: { status: number; json: any; headers: Record<string, unknown> }, status: number, code: string): void {
+  assert.equal(reply.status, status, JSON.stringify(reply.json));
+  assert.equal(reply.json.ok, false);
+  assert.equal(reply.json.error, code);
+  assert.equal(typeof reply.json.detail, 'string');
+  assert.match(reply.json.license, /public domain/);
+  assert.equal(reply.headers['content-type'], 'application/json; charset=utf-8');
+  assert.ok(reply.headers['x-request-id']);
+}
+
+test('unknown paths, a trailing slash and the bare prefix are 404 not_found', async (t) => {
+  const h = await startHarness(t);
+  for (const path of ['/nope', `${INSIDERS}/`, '/api/v1', '/api/v1/', '/api/v2/meta', '/API/V1/META']) {
+    assertError(await h.get(path, withKey(KEYS.signal)), 404, 'not_found');
+  }
+});
+
+test('a known path with another method is 405 with Allow: GET, HEAD', async (t) => {
+  const h = await startHarness(t);
+  for (const method of ['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']) {
+    const reply = await h.get(INSIDERS, withKey(KEYS.signal), method);
+    assertError(reply, 405, 'method_not_allowed');
+    assert.equal(reply.headers.allow, 'GET, HEAD');
+  }
+});
+
+test('HEAD answers the same status and headers as GET without a body, and counts like GET', async (t) => {
+  const h = await startHarness(t);
+  const get = await h.get(`${INSIDERS}?limit=2`, withKey(KEYS.signal));
+  const head = await h.get(`${INSIDERS}?limit=2`, withKey(KEYS.signal), 'HEAD');
+  assert.equal(head.status, 200);
+  assert.equal(head.text, '');
+  assert.equal(head.headers['content-length'], get.headers['content-length']);
+  assert.equal(head.headers['content-type'], get.headers['content-type']);
+  assert.equal(Number(head.headers['x-ratelimit-remaining-minute']), Number(get.headers['x-ratelimit-remaining-minute']) - 1);
+  const headError = await h.get('/nope', {}, 'HEAD');
+  assert.equal(headError.status, 404);
+  assert.equal(headError.text, '');
+});
+
+test('limit: absent is 20 then clamped; digits only with leading zeros allowed; < 1 or non-digits are 400 naming limit', async (t) => {
+  const h = await startHarness(t);
+  const founders = withKey(KEYS.founders);
+  assert.equal((await h.get('/api/v1/finance/filings', founders)).json.count, 20);
+  assert.equal((await h.get('/api/v1/finance/filings', withKey(KEYS.free))).json.count, 10);
+  assert.equal((await h.get('/api/v1/finance/filings?limit=05', founders)).json.count, 5);
+  for (const bad of ['+5', '1.5', '-1', 'abc', '', '0', '000', '1e2', '%205', ' 5']) {
+    const reply = await h.get(`/api/v1/finance/filings?limit=${encodeURIComponent(bad)}`, founders);
+    assertError(reply, 400, 'invalid_parameter');
+    assert.match(reply.json.detail, /limit/);
+  }
+});
+
+test('limit above max_page_size is clamped, not rejected', async (t) => {
+  const h = await startHarness(t);
+  const free = await h.get('/api/v1/finance/filings?limit=100000000000000000000000', withKey(KEYS.free));
+  assert.equal(free.status, 200);
+  assert.equal(free.json.count, 10);
+  assert.equal((await h.get('/api/v1/finance/filings?limit=999', withKey(KEYS.founders))).json.count, 27);
+});
+
+test('ticker is case-insensitive, reads . and / as -, and refuses other characters or more than 12', async (t) => {
+  const h = await startHarness(t);
+  const key = withKey(KEYS.founders);
+  for (const form of ['brk.b', 'BRK/B', 'Brk-B', 'brk%2Fb']) {
+    const reply = await h.get(`/api/v1/finance/filings?ticker=${form}`, key);
+    assert.equal(reply.status, 200, form);
+    assert.deepEqual(reply.json.data.map((row: any) => row.ticker), ['BRK-B'], form);
+  }
+  for (const bad of ['', 'ABCDEFGHIJKLM', 'AA%20PL', 'A_B', '%C3%A9']) {
+    const reply = await h.get(`/api/v1/finance/filings?ticker=${bad}`, key);
+    assertError(reply, 400, 'invalid_parameter');
+    assert.match(reply.json.detail, /ticker/);
+  }
+});
+
+test('cik ignores leading zeros and rows show it zero-padded; non-digits or more than 20 digits are 400', async (t) => {
+  const h = await startHarness(t);
+  const key = withKey(KEYS.founders);
+  for (const form of ['1045810', '0001045810', '000000000000001045810'.slice(-20)]) {
+    const reply = await h.get(`/api/v1/finance/whales?cik=${form}`, key);
+    assert.equal(reply.status, 200);
+    assert.deepEqual(reply.json.data.map((row: any) => row.cik), ['0001045810']);
+  }
+  for (const bad of ['', 'abc', '-1', '123456789012345678901', '10 45']) {
+    assertError(await h.get(`/api/v1/finance/whales?cik=${encodeURIComponent(bad)}`, key), 400, 'invalid_parameter');
+  }
+});
+
+test('a parameter the endpoint does not list is 400: cik outside whales, ticker on whales, anything on meta', async (t) => {
+  const h = await startHarness(t);
+  const key = withKey(KEYS.signal);
+  for (const path of [`${INSIDERS}?cik=1`, '/api/v1/finance/whales?ticker=AAPL', '/api/v1/meta?limit=5', `${INSIDERS}?foo=1`, '/api/v1/openapi.json?x=1']) {
+    const reply = await h.get(path, path.includes('openapi') ? {} : key);
+    assertError(reply, 400, 'invalid_parameter');
+  }
+});
+
+test('a parameter given twice is 400', async (t) => {
+  const h = await startHarness(t);
+  const reply = await h.get(`${INSIDERS}?limit=1&limit=2`, withKey(KEYS.signal));
+  assertError(reply, 400, 'invalid_parameter');
+  assert.match(reply.json.detail, /more than once/);
+});
+
+test('malformed percent-encoding is 400 invalid_parameter', async (t) => {
+  const h = await startHarness(t);
+  assertError(await h.get(`${INSIDERS}?ticker=%E0%A4%A`, withKey(KEYS.signal)), 400, 'invalid_parameter');
+});
+
+test('unknown ticker or cik is 200 with count 0 and data []', async (t) => {
+  const h = await startHarness(t);
+  for (const path of [`${INSIDERS}?ticker=NOPE`, '/api/v1/finance/whales?cik=42', '/api/v1/finance/reports?ticker=X']) {
+    const reply = await h.get(path, withKey(KEYS.signal));
+    assert.equal(reply.status, 200);
+    assert.equal(reply.json.count, 0);
+    assert.deepEqual(reply.json.data, []);
+  }
+});
+
+test('a key in the query string is 401 whatever its name case, and says keys go in headers', async (t) => {
+  const h = await startHarness(t);
+  for (const name of ['api_key', 'APIKEY', 'key', 'Token', 'access_token']) {
+    const reply = await h.get(`${INSIDERS}?${name}=${KEYS.signal}`, withKey(KEYS.signal));
+    assertError(reply, 401, 'invalid_api_key');
+    assert.match(reply.json.detail, /headers only/);
+    assert.equal(reply.headers['x-ratelimit-limit-minute'], undefined);
+  }
+  assert.ok(h.logs.every((line) => !line.includes(KEYS.signal)), 'the key never reaches the log');
+});
+
+test('both header forms work; both present and different is 401; another scheme is 401', async (t) => {
+  const h = await startHarness(t);
+  assert.equal((await h.get(INSIDERS, { authorization: `Bearer ${KEYS.signal}` })).status, 200);
+  assert.equal((await h.get(INSIDERS, { authorization: `bEaReR ${KEYS.signal}` })).status, 200);
+  assert.equal((await h.get(INSIDERS, { 'x-api-key': KEYS.signal })).status, 200);
+  assert.equal((await h.get(INSIDERS, { authorization: `Bearer ${KEYS.signal}`, 'x-api-key': KEYS.signal })).status, 200);
+  assertError(await h.get(INSIDERS, { authorization: `Bearer ${KEYS.signal}`, 'x-api-key': KEYS.founders }), 401, 'invalid_api_key');
+  assertError(await h.get(INSIDERS, { authorization: `Basic ${KEYS.signal}` }), 401, 'invalid_api_key');
+  assertError(await h.get(INSIDERS, { authorization: 'Bearer' }), 401, 'invalid_api_key');
+  assertError(await h.get(INSIDERS, { authorization: 'Bearer    ' }), 401, 'invalid_api_key');
+});
+
+test('missing or unknown key is 401 and no X-RateLimit headers', async (t) => {
+  const h = await startHarness(t);
+  for (const headers of [{}, withKey('eqf_not-a-real-key'), withKey('')]) {
+    const reply = await h.get(INSIDERS, headers);
+    assertError(reply, 401, 'invalid_api_key');
+    assert.equal(reply.headers['x-ratelimit-remaining-minute'], undefined);
+  }
+  assert.equal(h.server.handler.limiter.size, 0, 'bad keys allocate no bucket');
+});
+
+test('account status and plan: suspended 402, inactive 403 account_unavailable, non-API plan 403 api_not_available_on_plan', async (t) => {
+  const h = await startHarness(t);
+  const suspended = await h.get(INSIDERS, withKey(KEYS.suspended));
+  assertError(suspended, 402, 'subscription_suspended');
+  assertError(await h.get(INSIDERS, withKey(KEYS.inactive)), 403, 'account_unavailable');
+  assertError(await h.get(INSIDERS, withKey(KEYS.nonApi)), 403, 'api_not_available_on_plan');
+  assert.equal(suspended.headers['x-ratelimit-limit-minute'], undefined);
+  assert.equal(h.server.handler.limiter.size, 0);
+});
+
+test('order of checks: route before key, key before parameters, 400 after the limiter has taken a token', async (t) => {
+  const h = await startHarness(t);
+  assertError(await h.get('/nope?limit=abc'), 404, 'not_found');
+  assertError(await h.get(`${INSIDERS}?limit=abc`), 401, 'invalid_api_key');
+  assertError(await h.get(`${INSIDERS}?limit=abc`, withKey(KEYS.suspended)), 402, 'subscription_suspended');
+  const bad = await h.get(`${INSIDERS}?limit=abc`, withKey(KEYS.signal));
+  assertError(bad, 400, 'invalid_parameter');
+  assert.equal(bad.headers['x-ratelimit-remaining-minute'], '59', 'a 400 consumed a token and carries the headers');
+});
+
+test('authenticated responses carry Cache-Control private, no-cache, Vary and X-Snapshot-Version', async (t) => {
+  const h = await startHarness(t);
+  const reply = await h.get(INSIDERS, withKey(KEYS.signal));
+  assert.equal(reply.headers['cache-control'], 'private, no-cache');
+  assert.match(String(reply.headers.vary), /^Authorization, X-API-Key/);
+  assert.equal(reply.headers['x-snapshot-version'], 'v1');
+});
+
+test('bodies over 1 KiB are compressed with br or gzip when accepted, never when not', async (t) => {
+  const h = await startHarness(t);
+  const { request } = await import('undici');
+  const { brotliDecompressSync, gunzipSync } = await import('node:zlib');
+  const plain = await h.get('/api/v1/finance/filings?limit=20', withKey(KEYS.founders));
+  assert.equal(plain.headers['content-encoding'], undefined);
+  for (const [accept, encoding, decode] of [['gzip', 'gzip', gunzipSync], ['gzip;q=0.5, br', 'br', brotliDecompressSync], ['br;q=0, gzip', 'gzip', gunzipSync]] as const) {
+    const response = await request(`${h.base}/api/v1/finance/filings?limit=20`, { headers: { ...withKey(KEYS.founders), 'accept-encoding': accept } });
+    assert.equal(response.headers['content-encoding'], encoding);
+    const body = JSON.parse(decode(Buffer.from(await response.body.arrayBuffer())).toString('utf8'));
+    assert.equal(body.count, 20);
+  }
+  const small = await h.get('/healthz', { 'accept-encoding': 'gzip' });
+  assert.equal(small.headers['content-encoding'], undefined);
+});
+
+test('a request Node cannot parse gets the error envelope: 400, or 431 for oversized headers', async (t) => {
+  const h = await startHarness(t);
+  const raw = async (payload: string): Promise<string> => new Promise((resolve, reject) => {
+    const url = new URL(h.base);
+    const socket = connect(Number(url.port), url.hostname, () => socket.end(payload));
+    let data = '';
+    socket.on('data', (chunk) => { data += chunk; });
+    socket.on('close', () => resolve(data));
+    socket.on('error', reject);
+  });
+  const bad = await raw('NONSENSE\r\n\r\n');
+  assert.match(bad, /^HTTP\/1\.1 400 /);
+  assert.equal(JSON.parse(bad.slice(bad.indexOf('\r\n\r\n') + 4)).error, 'bad_request');
+  const huge = await raw(`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20000)}\r\n\r\n`);
+  assert.match(huge, /^HTTP\/1\.1 431 /);
+  const body = JSON.parse(huge.slice(huge.indexOf('\r\n\r\n') + 4));
+  assert.equal(body.error, 'request_header_fields_too_large');
+  assert.match(body.license, /public domain/);
+});
+
+test('every error in the table has a status, and 429/503 are the ones with Retry-After', () => {
+  for (const [code, spec] of Object.entries(ERRORS)) {
+    assert.ok(spec.status >= 400 && spec.status < 600, code);
+    assert.equal(spec.retryAfter, spec.status === 429 || spec.status === 503, code);
+  }
+});
