@@ -5,7 +5,9 @@
 import { PLANS } from '../plans.js';
 import { buildSchemas, buildSecuritySchemes, SECURITY_SCHEME_NAMES } from './components.js';
 import { buildDescription } from './description.js';
+import { buildHeaderComponents } from './headers.js';
 import { buildPaths, TAGS } from './paths.js';
+import { buildErrorResponses } from './responses.js';
 
 /** Operator settings and facts the document shows. */
 export interface OpenApiOptions {
@@ -56,9 +58,11 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
     servers: [{ url: options.baseUrl }],
     security: [{ [SECURITY_SCHEME_NAMES.bearer]: [] }, { [SECURITY_SCHEME_NAMES.apiKey]: [] }],
     tags: TAGS.map((tag) => ({ ...tag })),
-    paths: buildPaths(options.license),
+    paths: buildPaths(),
     components: {
       schemas: buildSchemas(),
+      responses: buildErrorResponses(options.license),
+      headers: buildHeaderComponents(),
       securitySchemes: buildSecuritySchemes(),
     },
   };

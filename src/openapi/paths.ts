@@ -1,26 +1,13 @@
 /**
  * `paths` of the OpenAPI document: one GET operation per row of the route table, with its
- * parameters and every status it can answer, each error status narrowed to the codes of the
- * error table that carry it.
+ * parameters and every status it can answer (error statuses refer to `components.responses`).
  */
-import { ERROR_CODES, ERRORS, type ErrorCode } from '../errors.js';
 import { PARAMS, ROUTES, type Route } from '../routes.js';
 import { ROW_ORDER_TEXT } from '../rows/order.js';
 import { WRITTEN_FIELD } from '../rows/schemas.js';
 import { LIST_SCHEMA_NAMES, SCHEMA_NAMES, schemaRef, type Json } from './components.js';
-import { PARSER_ERROR_CODES, ROUTER_ERROR_CODES } from './description.js';
-import { commonHeaders, rateLimitHeaders, retryAfterHeader } from './headers.js';
-
-/** What each status means in a response description. */
-const STATUS_TEXT: Readonly<Record<number, string>> = Object.freeze({
-  400: 'Invalid query: a bad value, a parameter this operation does not list, or one given twice',
-  401: 'Missing, unknown or malformed API key, or a key in the query string',
-  402: 'Subscription suspended',
-  403: 'Account inactive, or a plan without API access',
-  429: 'Rate limit exceeded',
-  500: 'Internal error',
-  503: 'Service busy: breaker open or no snapshot loaded',
-});
+import { commonHeaders, rateLimitHeaders } from './headers.js';
+import { errorResponseRef } from './responses.js';
 
 /** Tag of each route target, for grouping in documentation viewers. */
 export const TAGS: readonly Json[] = Object.freeze([
@@ -35,15 +22,6 @@ function tagOf(route: Route): string {
 }
 
 /**
- * The codes an operation can answer with under this status: every code of the error table
- * with that status, except those that only the router or the parser hook send.
- */
-export function codesForStatus(status: number): ErrorCode[] {
-  const outside = new Set<ErrorCode>([...PARSER_ERROR_CODES, ...ROUTER_ERROR_CODES]);
-  return ERROR_CODES.filter((errorCode) => ERRORS[errorCode].status === status && !outside.has(errorCode));
-}
-
-/**
  * The error statuses of a route (decisions §1, §2, §8): authenticated routes pass every check
  * of the pipeline (429 only where a request takes a token); the OpenAPI document is behind the
  * breaker only; `/readyz` answers 503 when not ready; `/healthz` always answers 200.
@@ -54,42 +32,13 @@ export function errorStatuses(route: Route): number[] {
   return route.target.kind === 'readyz' ? [503] : [];
 }
 
-/** Whether a response with this status passed the limiter, and so carries the rate-limit headers. */
-function reachedLimiter(route: Route, status: number): 'always' | 'maybe' | 'never' {
-  if (!route.auth) return 'never';
-  if (route.countsAgainstLimits) return status === 200 || status === 400 || status === 429 ? 'always' : 'never';
-  // meta: the limiter is read, not spent (decisions §3), so a 200 always shows it.
-  if (status === 200) return 'always';
-  return status === 400 ? 'maybe' : 'never';
-}
-
-function headersFor(route: Route, status: number, retryAfter: boolean): Json {
-  const limiter = reachedLimiter(route, status);
-  const snapshotAlways = status === 200 && route.target.kind !== 'healthz' && route.target.kind !== 'openapi';
-  return {
-    ...(limiter === 'never' ? {} : rateLimitHeaders(limiter === 'always')),
-    ...(retryAfter ? retryAfterHeader() : {}),
-    ...commonHeaders(snapshotAlways),
-  };
-}
-
-function errorResponse(route: Route, status: number, license: string): Json {
-  const codes = codesForStatus(status);
-  const retryAfter = codes.every((errorCode) => ERRORS[errorCode].retryAfter);
-  const examples: Json = {};
-  for (const errorCode of codes) {
-    examples[errorCode] = { summary: ERRORS[errorCode].detail, value: { ok: false, error: errorCode, detail: ERRORS[errorCode].detail, license } };
-  }
-  return {
-    description: `${STATUS_TEXT[status] ?? 'Error'}: ${codes.map((c) => `\`${c}\``).join(' or ')}.`,
-    headers: headersFor(route, status, retryAfter),
-    content: {
-      'application/json': {
-        schema: { allOf: [schemaRef(SCHEMA_NAMES.error), { type: 'object', properties: { error: { enum: codes } } }] },
-        examples,
-      },
-    },
-  };
+/**
+ * Headers of a 200 (decisions §3, §5): authenticated routes passed the limiter (meta reads the
+ * buckets without spending a token), so they carry the rate-limit headers.
+ */
+function successHeaders(route: Route): Json {
+  const snapshotAlways = route.target.kind !== 'healthz' && route.target.kind !== 'openapi';
+  return { ...(route.auth ? rateLimitHeaders() : {}), ...commonHeaders(snapshotAlways) };
 }
 
 function successSchema(route: Route): { schema: Json; description: string } {
@@ -117,12 +66,12 @@ function operationDescription(route: Route): string {
   return parts.join(' ');
 }
 
-function operation(route: Route, license: string): Json {
+function operation(route: Route): Json {
   const success = successSchema(route);
   const responses: Json = {
-    200: { description: success.description, headers: headersFor(route, 200, false), content: { 'application/json': { schema: success.schema } } },
+    200: { description: success.description, headers: successHeaders(route), content: { 'application/json': { schema: success.schema } } },
   };
-  for (const status of errorStatuses(route)) responses[status] = errorResponse(route, status, license);
+  for (const status of errorStatuses(route)) responses[status] = errorResponseRef(status);
   return {
     operationId: route.operationId,
     summary: route.summary,
@@ -140,11 +89,9 @@ function operation(route: Route, license: string): Json {
 
 /**
  * Builds `paths`: a GET operation for every route of {@link ROUTES}.
- *
- * @param license - licence string, shown in the error examples.
  */
-export function buildPaths(license: string): Json {
+export function buildPaths(): Json {
   const paths: Json = {};
-  for (const route of ROUTES) paths[route.path] = { get: operation(route, license) };
+  for (const route of ROUTES) paths[route.path] = { get: operation(route) };
   return paths;
 }
