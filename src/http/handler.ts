@@ -114,9 +114,9 @@ export function createHandler(options: HandlerOptions = {}): Handler {
 
     // 1. Breaker: everything under /api/v1, the document included (decisions §8).
     if (path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) {
-      const trial = breaker.state === 'half_open';
       if (!breaker.admit()) return fail(new ApiError('service_busy', undefined, breaker.retryAfterSeconds));
-      if (trial) res.once('close', () => breaker.trialDone());
+      // admit() itself may move open → half_open; read the state after it to know a trial.
+      if (breaker.state === 'half_open') res.once('close', () => breaker.trialDone());
     }
     // 2. Route.
     const match = findRoute(req.method ?? 'GET', path);

@@ -53,6 +53,18 @@ test('open → half-open after the cool-down admits one trial → closed when lo
   assert.equal((await h.get('/readyz')).status, 200);
 });
 
+test('a trial admitted by the cool-down ending is finished, so the next trial gets in', async (t) => {
+  const h = await startHarness(t, { breaker: { coolDownMs: 1_000 } });
+  const breaker = h.server.handler.breaker;
+  h.load = OVERLOADED;
+  breaker.sampleNow();
+  h.clock.advance(1_000);
+  // No sample after the cool-down: admit() moves open → half_open for this request.
+  assert.equal((await h.get('/api/v1/meta', withKey(KEYS.signal))).status, 200);
+  assert.equal(breaker.state, 'half_open');
+  assert.equal((await h.get('/api/v1/meta', withKey(KEYS.signal))).status, 200, 'the first trial ended, so a second may run');
+});
+
 test('half-open goes back to open when the load is still high', async (t) => {
   const h = await startHarness(t, { breaker: { coolDownMs: 1_000 } });
   const breaker = h.server.handler.breaker;
