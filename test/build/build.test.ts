@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ADVICE_WORDS, ROW_KINDS, WRITTEN_FIELD } from '../../src/rows/schemas.js';
+import { ADVICE_WORDS, ROW_KINDS, WRITTEN_FIELD, type RowKind } from '../../src/rows/schemas.js';
+import type { RowsByKind } from '../../src/rows/types.js';
 import { buildSnapshot } from '../../src/build/build.js';
 import { runBuildCommand } from '../../src/build/command.js';
 
@@ -31,12 +32,14 @@ test(skip ? `real EDGAR build (${skip})` : 'a build from the real EDGAR test set
     now: () => new Date('2026-01-01T00:00:00Z'),
   });
   assert.equal(readFileSync(join(out, 'CURRENT'), 'utf8').trim(), 'test');
-  const rows = Object.fromEntries(ROW_KINDS.map((k) => [k, readFileSync(join(out, 'test', `${k}.ndjson`), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>)]));
-  for (const kind of ROW_KINDS) assert.ok(rows[kind]!.length > 0, `${kind} has rows`);
+  const read = <K extends RowKind>(kind: K): RowsByKind[K][] =>
+    readFileSync(join(out, 'test', `${kind}.ndjson`), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RowsByKind[K]);
+  const rows = { insiders: read('insiders'), whales: read('whales'), earnings: read('earnings') };
+  for (const kind of ROW_KINDS) assert.ok(read(kind).length > 0, `${kind} has rows`);
 
   // ownership/datamule_paypal/0000899243-22-035394.xml (filed 2022-11-08): Musk Elon, code S,
   // 3,107,623 shares at $191.467 on 2022-11-08 = $595,007,252.94, the largest TSLA trade of 2021-2022.
-  const tsla = rows.insiders!.find((r) => r.ticker === 'TSLA')!;
+  const tsla = rows.insiders.find((r) => r.ticker === 'TSLA')!;
   assert.deepEqual(tsla.notable[0], {
     insider: 'Musk Elon', role: 'CEO, Director, 10% Owner', code: 'S', value_usd: 595007252.94, date: '2022-11-08',
     shares: 3107623, price_usd: 191.467, plan_10b5_1: null, accession_no: '0000899243-22-035394',
@@ -45,25 +48,25 @@ test(skip ? `real EDGAR build (${skip})` : 'a build from the real EDGAR test set
 
   // 13f/nvda: tableValueTotal 332,688,337 (2024-03-31, primary_doc.xml of 0001045810-24-000108);
   // TuSimple's 3,465,372 shares of 2023-12-31 (information_table.xml of -24-000021) are gone.
-  const nvda = rows.whales!.find((r) => r.cik === '0001045810')!;
+  const nvda = rows.whales.find((r) => r.cik === '0001045810')!;
   assert.equal(nvda.total_value_usd, 332688337);
   assert.equal(nvda.previous_period, '2023-12-31');
-  const tusimple = nvda.moves.find((m: Record<string, unknown>) => m.action === 'sold_out');
-  assert.equal(tusimple.change_shares, -3465372);
+  const tusimple = nvda.moves.find((m) => m.action === 'sold_out');
+  assert.equal(tusimple?.change_shares, -3465372);
 
   // 13f/other_filers/0001790837-23-000002: Bull Street filed 2023-02-28 still in thousands (3M: 2,397 sh -> 287).
-  const bull = rows.whales!.find((r) => r.cik === '0001790837')!;
+  const bull = rows.whales.find((r) => r.cik === '0001790837')!;
   assert.deepEqual([bull.value_unit, bull.value_unit_inferred], ['thousands', true]);
   // 13f/gfi_investment_counsel: the RESTATEMENT (0001688774-25-000011, tableValueTotal 871,072,606 USD) replaces the original in thousands.
-  const gfi = rows.whales!.find((r) => r.cik === '0001688774')!;
+  const gfi = rows.whales.find((r) => r.cik === '0001688774')!;
   assert.deepEqual([gfi.accession_no, gfi.total_value_usd, gfi.value_unit], ['0001688774-25-000011', 871072606, 'usd']);
 
   // companyfacts/CIK0000320193.json: RevenueFromContractWithCustomerExcludingAssessedTax
   // 2022-09-25..2022-12-31 = 117,154,000,000 (10-Q fy 2023 Q1); the 8-K 2.02 was filed 2023-02-02.
-  const aapl = rows.earnings!.find((r) => r.ticker === 'AAPL' && r.filed_at === '2023-02-02')!;
+  const aapl = rows.earnings.find((r) => r.ticker === 'AAPL' && r.filed_at === '2023-02-02')!;
   assert.deepEqual([aapl.fiscal_year, aapl.fiscal_period, aapl.figures.revenue_usd], [2023, 'Q1', 117154000000]);
   // 8k/adobe_2023-03-15_item2.02/0000796343-23-000044.txt names EX-99.1 adbeex991q123.htm.
-  const adobe = rows.earnings!.find((r) => r.accession_no === '0000796343-23-000044')!;
+  const adobe = rows.earnings.find((r) => r.accession_no === '0000796343-23-000044')!;
   assert.equal(adobe.release_url, 'https://www.sec.gov/Archives/edgar/data/796343/000079634323000044/adbeex991q123.htm');
 
   const manifest = JSON.parse(readFileSync(join(out, 'test', 'manifest.json'), 'utf8'));
