@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildOpenApiDocument, type OpenApiOptions } from '../src/openapi/document.js';
+import { errorStatuses } from '../src/openapi/paths.js';
 import { ROUTES } from '../src/routes.js';
 
 /** Options as an operator might set them; the address is local so no rule sees a placeholder host. */

@@ -3,6 +3,7 @@
  * from the same row schemas the snapshot reader enforces), one list schema per row route, and
  * the two security schemes.
  */
+import { VERSION_PATTERN } from '../data/snapshot-format.js';
 import { ERROR_CODES } from '../errors.js';
 import { PLANS } from '../plans.js';
 import { ROW_ORDER_TEXT } from '../rows/order.js';
@@ -36,7 +37,8 @@ export const SCHEMA_NAMES = Object.freeze({
   metaRow: 'MetaRow',
   meta: 'MetaResponse',
   document: 'OpenApiDocument',
-  health: 'HealthStatus',
+  liveness: 'Liveness',
+  readiness: 'Readiness',
 });
 
 /** Value of `api_version` in every success envelope (service spec, "Versioning"). */
@@ -115,11 +117,21 @@ export function buildSchemas(): Json {
     required: ['openapi', 'info', 'paths'],
     properties: { openapi: { type: 'string', pattern: '^3\\.1\\.[0-9]+$' }, info: { type: 'object' }, paths: { type: 'object' } },
   };
-  schemas[SCHEMA_NAMES.health] = {
-    type: 'object',
-    description: 'A small JSON object describing the process state; its fields are informational.',
-  };
+  schemas[SCHEMA_NAMES.liveness] = probe('live', 'The process runs.', {});
+  schemas[SCHEMA_NAMES.readiness] = probe('ready', 'A snapshot is loaded and the breaker is closed.', {
+    snapshot_version: { type: 'string', pattern: VERSION_PATTERN.source, description: 'version of the snapshot served' },
+  });
   return schemas;
+}
+
+/** Body of a probe's 200: not the success envelope, since a probe serves no rows. */
+function probe(status: string, description: string, extra: Record<string, Json>): Json {
+  return {
+    type: 'object',
+    description,
+    required: ['ok', 'status', ...Object.keys(extra)],
+    properties: { ok: { const: true }, status: { const: status }, ...extra },
+  };
 }
 
 /** The meta row, with `plan` narrowed to the plan ids: a key on any other plan never gets past 403. */

@@ -118,7 +118,7 @@ export function buildDescription(license: string, attribution: string): string {
     '## Requests',
     'Every path answers HEAD exactly like GET (same status and headers, no body), and HEAD counts like GET. ' +
       'A query parameter that the operation does not list, or one given twice, gives ' +
-      `${withStatus('invalid_parameter')} on any authenticated path; so does a \`limit\` that is not ASCII digits only or is below 1 ` +
+      `${withStatus('invalid_parameter')} on any path under ${API_PREFIX} (the document's own path included); so does a \`limit\` that is not ASCII digits only or is below 1 ` +
       '(the detail names the parameter). An unknown ticker or CIK is not an error: 200 with `count` 0 and `data` [].',
 
     '## Responses',

@@ -3,10 +3,11 @@
  * and row tables that the server enforces (issue 2, item 7), so it cannot drift from them.
  */
 import { PLANS } from '../plans.js';
+import { ROUTES } from '../routes.js';
 import { buildSchemas, buildSecuritySchemes, SECURITY_SCHEME_NAMES } from './components.js';
 import { buildDescription } from './description.js';
 import { buildHeaderComponents } from './headers.js';
-import { buildPaths, TAGS } from './paths.js';
+import { buildPaths, errorUses, TAGS } from './paths.js';
 import { buildErrorResponses } from './responses.js';
 
 /** Operator settings and facts the document shows. */
@@ -61,7 +62,7 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
     paths: buildPaths(),
     components: {
       schemas: buildSchemas(),
-      responses: buildErrorResponses(options.license),
+      responses: buildErrorResponses(options.license, ROUTES.flatMap(errorUses)),
       headers: buildHeaderComponents(),
       securitySchemes: buildSecuritySchemes(),
     },

@@ -7,7 +7,7 @@ import { ROW_ORDER_TEXT } from '../rows/order.js';
 import { WRITTEN_FIELD } from '../rows/schemas.js';
 import { LIST_SCHEMA_NAMES, SCHEMA_NAMES, schemaRef, type Json } from './components.js';
 import { commonHeaders, rateLimitHeaders } from './headers.js';
-import { errorResponseRef } from './responses.js';
+import { errorResponseRef, errorUse, type ErrorUse } from './responses.js';
 
 /** Tag of each route target, for grouping in documentation viewers. */
 export const TAGS: readonly Json[] = Object.freeze([
@@ -24,12 +24,18 @@ function tagOf(route: Route): string {
 /**
  * The error statuses of a route (decisions §1, §2, §8): authenticated routes pass every check
  * of the pipeline (429 only where a request takes a token); the OpenAPI document is behind the
- * breaker only; `/readyz` answers 503 when not ready; `/healthz` always answers 200.
+ * breaker and checks its (empty) parameter list; `/readyz` answers 503 when not ready;
+ * `/healthz` always answers 200.
  */
 export function errorStatuses(route: Route): number[] {
   if (route.auth) return [400, 401, 402, 403, ...(route.countsAgainstLimits ? [429] : []), 500, 503];
-  if (route.underApi) return [500, 503];
+  if (route.underApi) return [400, 500, 503];
   return route.target.kind === 'readyz' ? [503] : [];
+}
+
+/** Every error response of a route, with whether it passed the limiter. */
+export function errorUses(route: Route): ErrorUse[] {
+  return errorStatuses(route).map((status) => errorUse(status, route.auth));
 }
 
 /**
@@ -49,8 +55,8 @@ function successSchema(route: Route): { schema: Json; description: string } {
     }
     case 'meta': return { schema: schemaRef(SCHEMA_NAMES.meta), description: 'The meta row of the calling key.' };
     case 'openapi': return { schema: schemaRef(SCHEMA_NAMES.document), description: 'This document.' };
-    case 'healthz': return { schema: schemaRef(SCHEMA_NAMES.health), description: 'The process runs.' };
-    case 'readyz': return { schema: schemaRef(SCHEMA_NAMES.health), description: 'A snapshot is loaded and the breaker is closed.' };
+    case 'healthz': return { schema: schemaRef(SCHEMA_NAMES.liveness), description: 'The process runs.' };
+    case 'readyz': return { schema: schemaRef(SCHEMA_NAMES.readiness), description: 'A snapshot is loaded and the breaker is closed.' };
   }
 }
 
@@ -71,7 +77,7 @@ function operation(route: Route): Json {
   const responses: Json = {
     200: { description: success.description, headers: successHeaders(route), content: { 'application/json': { schema: success.schema } } },
   };
-  for (const status of errorStatuses(route)) responses[status] = errorResponseRef(status);
+  for (const use of errorUses(route)) responses[use.status] = errorResponseRef(use);
   return {
     operationId: route.operationId,
     summary: route.summary,

@@ -1,7 +1,8 @@
 /**
  * Error responses (decisions §1, §2): one component per HTTP status, its `error` narrowed to
  * the codes of the error table that carry that status, with the headers that status carries.
- * The same status means the same response on every route, so operations reference these.
+ * A status means the same response on every route, except that a 400 to a request without a
+ * key (the OpenAPI document's own path) never reached the limiter; that one is a variant.
  */
 import { ERROR_CODES, ERRORS, type ErrorCode } from '../errors.js';
 import { SCHEMA_NAMES, schemaRef, type Json } from './components.js';
@@ -21,9 +22,33 @@ const STATUSES: Readonly<Record<number, { readonly name: string; readonly text: 
 
 /**
  * Statuses that only checks at or after the limiter produce (decisions §1: rate limit 429,
- * then parameters 400), so their responses carry the rate-limit headers (decisions §3).
+ * then parameters 400), so on authenticated routes they carry the rate-limit headers
+ * (decisions §3).
  */
 const AFTER_LIMITER = new Set([429, 400]);
+
+/** One error status of one route. */
+export interface ErrorUse {
+  readonly status: number;
+  /** Whether the request reached the limiter, so the response carries the rate-limit headers. */
+  readonly limited: boolean;
+}
+
+/**
+ * The error use of a status on a route with or without a key.
+ *
+ * @param status - an error status of {@link STATUSES}.
+ * @param authenticated - whether the route needs a key (only those reach the limiter).
+ */
+export function errorUse(status: number, authenticated: boolean): ErrorUse {
+  return { status, limited: authenticated && AFTER_LIMITER.has(status) };
+}
+
+function responseName(use: ErrorUse): string {
+  const entry = STATUSES[use.status];
+  if (!entry) throw new Error(`no error response is defined for status ${use.status}`);
+  return AFTER_LIMITER.has(use.status) && !use.limited ? `${entry.name}WithoutKey` : entry.name;
+}
 
 /**
  * The codes an operation can answer with under this status: every code of the error table
@@ -34,22 +59,24 @@ export function codesForStatus(status: number): ErrorCode[] {
   return ERROR_CODES.filter((errorCode) => ERRORS[errorCode].status === status && !outside.has(errorCode));
 }
 
-/** The `$ref` to the error response of a status. */
-export function errorResponseRef(status: number): Json {
-  const entry = STATUSES[status];
-  if (!entry) throw new Error(`no error response is defined for status ${status}`);
-  return { $ref: `#/components/responses/${entry.name}` };
+/** The `$ref` to the error response of a use. */
+export function errorResponseRef(use: ErrorUse): Json {
+  return { $ref: `#/components/responses/${responseName(use)}` };
 }
 
 /**
- * Builds `components.responses`: one error response per status of {@link STATUSES}.
+ * Builds `components.responses`: one error response per distinct use, in status order.
  *
  * @param license - licence string, shown in the examples.
+ * @param uses - the error uses of every operation; duplicates are merged.
  */
-export function buildErrorResponses(license: string): Json {
+export function buildErrorResponses(license: string, uses: readonly ErrorUse[]): Json {
   const responses: Json = {};
-  for (const [statusText, { name, text }] of Object.entries(STATUSES)) {
-    const status = Number(statusText);
+  for (const use of [...uses].sort((a, b) => a.status - b.status || Number(b.limited) - Number(a.limited))) {
+    const name = responseName(use);
+    if (name in responses) continue;
+    const { status } = use;
+    const text = STATUSES[status]!.text;
     const codes = codesForStatus(status);
     const examples: Json = {};
     for (const errorCode of codes) {
@@ -58,7 +85,7 @@ export function buildErrorResponses(license: string): Json {
     responses[name] = {
       description: `${text}: ${codes.map((c) => `\`${c}\``).join(' or ')}.`,
       headers: {
-        ...(AFTER_LIMITER.has(status) ? rateLimitHeaders() : {}),
+        ...(use.limited ? rateLimitHeaders() : {}),
         ...(codes.every((errorCode) => ERRORS[errorCode].retryAfter) ? retryAfterHeader() : {}),
         ...commonHeaders(false),
       },

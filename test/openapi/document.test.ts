@@ -110,8 +110,9 @@ describe('derived from the error table', () => {
     }
   });
 
-  test('the document answers 200, 500, 503; /healthz 200; /readyz 200 and 503', () => {
-    assert.deepEqual(Object.keys(doc.paths['/api/v1/openapi.json'].get.responses), ['200', '500', '503']);
+  test('the document answers 200, 400 (a parameter it does not list), 500, 503; /healthz 200; /readyz 200 and 503', () => {
+    assert.deepEqual(Object.keys(doc.paths['/api/v1/openapi.json'].get.responses), ['200', '400', '500', '503']);
+    for (const name of RATE_LIMIT_HEADERS) assert.equal(headerOf(doc.paths['/api/v1/openapi.json'].get.responses['400'], name), undefined, name);
     assert.deepEqual(Object.keys(doc.paths['/healthz'].get.responses), ['200']);
     assert.deepEqual(Object.keys(doc.paths['/readyz'].get.responses), ['200', '503']);
   });

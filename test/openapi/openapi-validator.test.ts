@@ -59,6 +59,12 @@ describe('createResponseValidator on the built document', () => {
     assert.match(validator.validate('/api/v1/finance/filings', 200, { ...envelope([]), as_of: '2026-02-30T00:00:00Z' }) ?? '', /as_of must match format "date-time"/);
   });
 
+  test('probes: /healthz and /readyz bodies are their own small objects', () => {
+    assert.equal(validator.validate('/healthz', 200, { ok: true, status: 'live' }), null);
+    assert.equal(validator.validate('/readyz', 200, { ok: true, status: 'ready', snapshot_version: '2026-11-02' }), null);
+    assert.notEqual(validator.validate('/readyz', 200, { ok: true, status: 'ready' }), null);
+  });
+
   test('ignores a query string in the path', () => {
     assert.equal(validator.validate('/api/v1/finance/filings?limit=5', 200, envelope([])), null);
   });
