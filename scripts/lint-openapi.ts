@@ -1,6 +1,6 @@
 /**
  * Lints the OpenAPI document with Redocly CLI's `recommended` ruleset, offline: builds the
- * document with sample options, writes it and a Redocly config to a temporary folder, runs
+ * document with the server's default options, writes it and a Redocly config to a temporary folder, runs
  * `redocly lint` on it and exits with Redocly's code. `npm run lint:openapi`.
  */
 import { spawnSync } from 'node:child_process';
@@ -10,16 +10,15 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildOpenApiDocument, type OpenApiOptions } from '../src/openapi/document.js';
 import { errorStatuses } from '../src/openapi/paths.js';
+import { resolveOptions } from '../src/options.js';
 import { ROUTES } from '../src/routes.js';
+import { PACKAGE_VERSION } from '../src/version.js';
 
-/** Options as an operator might set them; the address is local so no rule sees a placeholder host. */
-export const SAMPLE_OPTIONS: OpenApiOptions = Object.freeze({
-  baseUrl: 'http://127.0.0.1:8080',
-  license: 'SEC data: U.S. public domain. Written summaries: reuse only with the attribution visible and linked. ' +
-    'Information only, not investment advice; no recommendations, price targets or ratings.',
-  attribution: 'Facts and summaries by equity-facts (https://github.com/equity-facts/equity-facts)',
-  packageVersion: '0.0.0-lint',
-});
+/** The options the server publishes by default (no EQF_* settings), so the lint sees what is served. */
+export const SAMPLE_OPTIONS: OpenApiOptions = (() => {
+  const { baseUrl, license, attribution } = resolveOptions();
+  return Object.freeze({ baseUrl, license, attribution, packageVersion: PACKAGE_VERSION });
+})();
 
 /**
  * Redocly configuration: the `recommended` ruleset, with only the rules switched off that
