@@ -126,8 +126,10 @@ export function computeWhaleRows(periods: Map<string, Period[]>, ticker: (p: Pos
       const before = previous?.positions.get(positionKey({ cusip: h.cusip, putCall: h.put_call }))?.valueUsd ?? 0;
       return Math.abs(h.value_usd - before);
     };
+    // decisions §6: the largest absolute value changes, so a position held at the same share
+    // count whose value moved is a move too; one whose value did not move is not.
     const moves = previous
-      ? [...holdings, ...soldOut].filter((h) => h.action !== 'unchanged')
+      ? [...holdings, ...soldOut].filter((h) => valueChange(h) > 0)
         .sort((a, b) => valueChange(b) - valueChange(a) || (a.cusip < b.cusip ? -1 : 1)).slice(0, 10)
       : [];
     rows.push({

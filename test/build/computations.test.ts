@@ -81,7 +81,9 @@ test('positions are new, added, reduced, unchanged or sold out against the previ
   assert.equal(byKey.get('AAAAAAAA1Put')!.action, 'new', 'a put is matched apart from the shares');
   const soldOut = row!.moves.find((m) => m.action === 'sold_out')!;
   assert.deepEqual([soldOut.cusip, soldOut.shares, soldOut.value_usd, soldOut.weight, soldOut.change_shares, soldOut.change_pct], ['DDDDDDDD4', 0, 0, 0, -100, -100]);
-  assert.ok(!row!.moves.some((m) => m.action === 'unchanged'));
+  const unchanged = row!.moves.find((m) => m.cusip === 'CCCCCCCC3');
+  assert.equal(unchanged?.action, 'unchanged', 'same shares, value 10,000 → 12,000: a value move');
+  assert.deepEqual(row!.moves.map((m) => m.cusip).slice(0, 3), ['DDDDDDDD4', 'AAAAAAAA1', 'BBBBBBBB2'], 'largest absolute value change first (10,000, then 5,000 twice, tie by CUSIP)');
   assert.equal(row!.previous_period, '2024-03-31');
 });
 
