@@ -5,6 +5,8 @@
  */
 import { VERSION_PATTERN } from '../data/snapshot-format.js';
 import { PLANS, type Plan } from '../plans.js';
+import { RATE_LIMIT_HEADER_NAMES } from '../guard/rate-limit-headers.js';
+import { DAY_WINDOW_MS, MINUTE_WINDOW_MS } from '../guard/token-bucket.js';
 
 /** An OpenAPI 3.1 Header Object or Reference Object, as plain JSON. */
 export type HeaderObject = Record<string, unknown>;
@@ -12,18 +14,15 @@ export type HeaderObject = Record<string, unknown>;
 /** Plan whose limits the examples show: the first paid plan, so the numbers are typical. */
 const EXAMPLE_PLAN: Plan = PLANS.find((plan) => plan.summaries) ?? PLANS[0]!;
 
-/** Seconds in the windows of the two token buckets (decisions §3). */
-const MINUTE_SECONDS = 60;
-const DAY_SECONDS = 86_400;
+/** Seconds in the windows of the two token buckets (decisions §3), from the limiter's own constants. */
+const MINUTE_SECONDS = MINUTE_WINDOW_MS / 1000;
+const DAY_SECONDS = DAY_WINDOW_MS / 1000;
 /** Requests already made in the examples, so that remaining counts look lived-in. */
 const USED_MINUTE = 19;
 const USED_DAY = 289;
 
-/** Names of the rate-limit headers, in the order they are documented. */
-const RATE_LIMIT_HEADERS = Object.freeze([
-  'X-RateLimit-Limit-Minute', 'X-RateLimit-Remaining-Minute', 'X-RateLimit-Limit-Day', 'X-RateLimit-Remaining-Day',
-  'RateLimit-Policy', 'RateLimit',
-] as const);
+/** Names of the rate-limit headers the limiter sends on every decision (Retry-After only on refusals, documented apart). */
+const RATE_LIMIT_HEADERS = RATE_LIMIT_HEADER_NAMES.filter((name) => name !== 'Retry-After');
 
 const integer = (minimum: number): Record<string, unknown> => ({ type: 'integer', minimum });
 const header = (description: string, schema: Record<string, unknown>, example: unknown, required = true): HeaderObject =>

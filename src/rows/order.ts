@@ -60,8 +60,8 @@ export const ROW_ORDER: Readonly<Record<RowKind, RowComparator>> = Object.freeze
 /** Human-readable statement of each order, for the OpenAPI document and the README. */
 export const ROW_ORDER_TEXT: Readonly<Record<RowKind, string>> = Object.freeze({
   insiders: '|net_usd| descending, then ticker ascending',
-  filings: 'filed_at descending, then accepted_at descending, then accession_no descending',
+  filings: 'filed_at descending, then accepted_at descending, then accession_no descending, then ticker ascending',
   earnings: 'filed_at descending, then accession_no descending, then ticker ascending',
-  whales: 'total_value_usd descending, then filed_at descending, then accession_no descending',
+  whales: 'total_value_usd descending, then filed_at descending, then accession_no descending, then cik ascending',
   reports: 'latest_filing_at descending (companies without filings last), then ticker ascending',
 });

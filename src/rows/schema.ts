@@ -108,6 +108,7 @@ export function validate(value: unknown, schema: Schema, path = '$'): string | n
     if (schema.maxLength !== undefined && value.length > schema.maxLength) return `${path}: longer than ${schema.maxLength}`;
     if (schema.pattern !== undefined && !regex(schema.pattern).test(value)) return `${path}: ${short(value)} does not match ${schema.pattern}`;
     if (schema.format === 'date-time' && !(DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)))) return `${path}: ${short(value)} is not an RFC 3339 date-time`;
+    if (schema.format === 'date' && !isCalendarDate(value)) return `${path}: ${short(value)} is not a calendar date`;
   }
   if (typeof value === 'number') {
     if (schema.minimum !== undefined && value < schema.minimum) return `${path}: ${value} is below ${schema.minimum}`;
@@ -139,6 +140,12 @@ export function validate(value: unknown, schema: Schema, path = '$'): string | n
     }
   }
   return null;
+}
+
+/** Whether `YYYY-MM-DD` names a real day (RFC 3339 §5.7: 2025-02-30 is not one). */
+function isCalendarDate(value: string): boolean {
+  const time = Date.parse(`${value}T00:00:00Z`);
+  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value;
 }
 
 function typeOf(value: unknown): SchemaType | 'undefined' | 'non-finite number' {

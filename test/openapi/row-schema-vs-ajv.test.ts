@@ -12,8 +12,8 @@ import { fixtureRows } from '../fixtures/rows.js';
 import { BREAKING_MUTATIONS, SAMPLE_META_ROW, SAMPLE_ROWS, withValue } from './sample-rows.js';
 
 const ajv = new Ajv2020({ strict: true, allowUnionTypes: true });
-// The formats as the row validator reads them; its `date` relies on the schema's pattern.
-ajv.addFormat('date', /^\d{4}-\d{2}-\d{2}$/);
+// RFC 3339 full-date: a real calendar day, as the served document's validator checks it.
+ajv.addFormat('date', (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value) && new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value);
 ajv.addFormat('date-time', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/);
 
 const compiled = new Map<Schema, ValidateFunction>();
@@ -65,4 +65,10 @@ test('every row of the shared HTTP fixture is valid for both validators', () => 
   for (const kind of ROW_KINDS) {
     for (const [i, row] of rows[kind].entries()) assertAgree(ROW_SCHEMAS[kind], row, true, `fixture ${kind}[${i}]`);
   }
+});
+
+test('an impossible calendar date is refused by both validators, a real leap day accepted', () => {
+  assertAgree(ROW_SCHEMAS.filings, { ...SAMPLE_ROWS.filings, filed_at: '2025-02-30' }, false, 'filed_at 2025-02-30');
+  assertAgree(ROW_SCHEMAS.filings, { ...SAMPLE_ROWS.filings, filed_at: '2024-02-29' }, true, 'filed_at 2024-02-29');
+  assertAgree(ROW_SCHEMAS.filings, { ...SAMPLE_ROWS.filings, filed_at: '2025-02-29' }, false, 'filed_at 2025-02-29');
 });
