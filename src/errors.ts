@@ -11,25 +11,30 @@ export interface ErrorSpec {
   readonly detail: string;
   /** Whether the response carries `Retry-After` (decisions §2: 429 and 503). */
   readonly retryAfter: boolean;
+  /**
+   * Who answers with it: `operation` (the pipeline of a known route), `router` (no route:
+   * 404/405, on any path), or `parser` (Node's HTTP parser refused the request).
+   */
+  readonly raisedBy: 'operation' | 'router' | 'parser';
 }
 
 /** The complete error table, keyed by the stable machine-readable code. */
 export const ERRORS = Object.freeze({
-  invalid_parameter: { status: 400, detail: 'A query parameter is invalid.', retryAfter: false },
-  invalid_api_key: { status: 401, detail: 'The API key is missing or unknown. Send it in the Authorization: Bearer or X-API-Key header.', retryAfter: false },
-  subscription_suspended: { status: 402, detail: "The account's subscription has lapsed.", retryAfter: false },
-  account_unavailable: { status: 403, detail: 'The account is inactive.', retryAfter: false },
-  api_not_available_on_plan: { status: 403, detail: "The key's plan has no API access.", retryAfter: false },
-  not_found: { status: 404, detail: 'No such path.', retryAfter: false },
-  method_not_allowed: { status: 405, detail: 'Only GET and HEAD are allowed.', retryAfter: false },
-  rate_limited_minute: { status: 429, detail: 'Per-minute request limit exceeded.', retryAfter: true },
-  rate_limited_day: { status: 429, detail: 'Per-day request limit exceeded.', retryAfter: true },
-  internal_error: { status: 500, detail: 'Internal error.', retryAfter: false },
-  service_busy: { status: 503, detail: 'The service is busy; retry shortly.', retryAfter: true },
-  // The two below are not in the request pipeline: Node's HTTP parser refused the request and the
-  // server's clientError hook answers with the envelope (decisions §1, last row).
-  bad_request: { status: 400, detail: 'The request could not be parsed.', retryAfter: false },
-  request_header_fields_too_large: { status: 431, detail: 'The request headers are too large.', retryAfter: false },
+  invalid_parameter: { status: 400, detail: 'A query parameter is invalid.', retryAfter: false, raisedBy: 'operation' },
+  invalid_api_key: { status: 401, detail: 'The API key is missing or unknown. Send it in the Authorization: Bearer or X-API-Key header.', retryAfter: false, raisedBy: 'operation' },
+  subscription_suspended: { status: 402, detail: "The account's subscription has lapsed.", retryAfter: false, raisedBy: 'operation' },
+  account_unavailable: { status: 403, detail: 'The account is inactive.', retryAfter: false, raisedBy: 'operation' },
+  api_not_available_on_plan: { status: 403, detail: "The key's plan has no API access.", retryAfter: false, raisedBy: 'operation' },
+  not_found: { status: 404, detail: 'No such path.', retryAfter: false, raisedBy: 'router' },
+  method_not_allowed: { status: 405, detail: 'Only GET and HEAD are allowed.', retryAfter: false, raisedBy: 'router' },
+  rate_limited_minute: { status: 429, detail: 'Per-minute request limit exceeded.', retryAfter: true, raisedBy: 'operation' },
+  rate_limited_day: { status: 429, detail: 'Per-day request limit exceeded.', retryAfter: true, raisedBy: 'operation' },
+  internal_error: { status: 500, detail: 'Internal error.', retryAfter: false, raisedBy: 'operation' },
+  service_busy: { status: 503, detail: 'The service is busy; retry shortly.', retryAfter: true, raisedBy: 'operation' },
+  // Node's HTTP parser refused the request; the server's clientError hook answers with the
+  // envelope (decisions §1, last row).
+  bad_request: { status: 400, detail: 'The request could not be parsed.', retryAfter: false, raisedBy: 'parser' },
+  request_header_fields_too_large: { status: 431, detail: 'The request headers are too large.', retryAfter: false, raisedBy: 'parser' },
 } as const satisfies Record<string, ErrorSpec>);
 
 /** A stable error code: a key of {@link ERRORS}. */

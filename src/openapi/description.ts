@@ -13,10 +13,10 @@ import { ADVICE_WORDS, ROW_KINDS, WRITTEN_FIELD } from '../rows/schemas.js';
  * server's `clientError` hook wrote the envelope (decisions §1, last row). Documented here,
  * not per operation.
  */
-export const PARSER_ERROR_CODES: readonly ErrorCode[] = Object.freeze(['bad_request', 'request_header_fields_too_large']);
+export const PARSER_ERROR_CODES: readonly ErrorCode[] = Object.freeze(ERROR_CODES.filter((code) => ERRORS[code].raisedBy === 'parser'));
 
 /** Codes that the router answers with for paths and methods that no operation describes. */
-export const ROUTER_ERROR_CODES: readonly ErrorCode[] = Object.freeze(['not_found', 'method_not_allowed']);
+export const ROUTER_ERROR_CODES: readonly ErrorCode[] = Object.freeze(ERROR_CODES.filter((code) => ERRORS[code].raisedBy === 'router'));
 
 /** One step of the request pipeline and the codes it can fail with. */
 export interface Check {
