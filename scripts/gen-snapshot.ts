@@ -48,7 +48,12 @@ export interface GenerateOptions {
   earnings?: number;
   /** Last business day the data covers. @default 2025-06-30 */
   through?: string;
-  /** Version label. @default syn-f<filings>-s<seed> */
+  /**
+   * Revision: the same companies (drawn from `seed`) with other filings, earnings and figures,
+   * like the next day's build; the reload benchmark swaps revision 0 for revision 1. @default 0
+   */
+  revision?: number;
+  /** Version label. @default syn-f<filings>-s<seed>, plus -r<revision> when not 0 */
   version?: string;
   /** Point CURRENT at the new version. @default true */
   publish?: boolean;
@@ -87,7 +92,10 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
   for (const [name, value] of Object.entries({ companies: options.companies, filings: nFilings, whales: nWhales })) {
     if (!Number.isSafeInteger(value) || value < 1) throw new Error(`--${name} must be a whole number, 1 or more`);
   }
-  const version = options.version ?? `syn-f${nFilings}-s${seed}`;
+  const revision = options.revision ?? 0;
+  const version = options.version ?? `syn-f${nFilings}-s${seed}${revision === 0 ? '' : `-r${revision}`}`;
+  // Seed of everything but the companies themselves.
+  const rowSeed = seed + revision * 7919;
   const companies = makeCompanies(seededRandom(seed), options.companies, Math.max(1, Math.round(options.companies * NO_TICKER_SHARE)));
   const listed = companies.filter((c): c is Company & { ticker: string } => c.ticker !== null);
   const unlisted = companies.filter((c) => c.ticker === null);
@@ -97,7 +105,7 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
   // Which company files on which day comes from its own generator, so a first pass can count
   // filings per company (for report rows, written first) and the second pass repeats it.
   const plan = function* (): Generator<[number, number]> {
-    const random = seededRandom(seed + 101);
+    const random = seededRandom(rowSeed + 101);
     for (let d = 0; d < days.length; d++) {
       for (let i = perDay(nFilings, days.length, d); i > 0; i--) {
         yield [d, random() < NO_TICKER_FILINGS ? listed.length + randomInt(random, unlisted.length) : zipf(random)];
@@ -113,7 +121,7 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
   }
 
   const filings = function* (): Generator<FilingRow> {
-    const random = seededRandom(seed + 202);
+    const random = seededRandom(rowSeed + 202);
     let day = -1;
     let batch: FilingRow[] = [];
     let sequence = 0;
@@ -128,7 +136,7 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
     yield* sortRows('filings', batch);
   };
   const earnings = function* (): Generator<EarningsRow> {
-    const random = seededRandom(seed + 303);
+    const random = seededRandom(rowSeed + 303);
     let sequence = 500_000;
     for (let d = 0; d < days.length; d++) {
       const batch: EarningsRow[] = [];
@@ -138,14 +146,14 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
       yield* sortRows('earnings', batch);
     }
   };
-  const reportRandom = seededRandom(seed + 404);
-  const insiderRandom = seededRandom(seed + 505);
-  const whaleRandom = seededRandom(seed + 606);
-  const whaleFilers = makeCompanies(seededRandom(seed + 707), nWhales, 0).map((c, i) => ({ ...c, cik: String(9_000_000 + i * 7).padStart(10, '0') }));
+  const reportRandom = seededRandom(rowSeed + 404);
+  const insiderRandom = seededRandom(rowSeed + 505);
+  const whaleRandom = seededRandom(rowSeed + 606);
+  const whaleFilers = makeCompanies(seededRandom(rowSeed + 707), nWhales, 0).map((c, i) => ({ ...c, cik: String(9_000_000 + i * 7).padStart(10, '0') }));
   const snapshotsDir = join(options.out, 'snapshots');
   await writeSnapshot({
     root: snapshotsDir, version, dataThrough: through, publish: options.publish ?? true,
-    build: { synthetic: true, generator: 'scripts/gen-snapshot.ts', seed, companies: options.companies, filings: nFilings, zipf: options.zipf ?? 1.0 },
+    build: { synthetic: true, generator: 'scripts/gen-snapshot.ts', seed, revision, companies: options.companies, filings: nFilings, zipf: options.zipf ?? 1.0 },
     rows: {
       reports: sortRows('reports', listed.map((c, i) => makeReport(reportRandom, c, activity[i]!))),
       // About 70% of listed companies had open-market insider trades in the window.
@@ -196,14 +204,14 @@ async function writeKeys(out: string, count: number, seed: number): Promise<[str
 }
 
 const USAGE = `usage: tsx scripts/gen-snapshot.ts --companies N --filings N [--out DIR] [--seed N] [--keys N]
-       [--zipf S] [--whales N] [--earnings N] [--through YYYY-MM-DD] [--version V] [--no-publish]`;
+       [--zipf S] [--whales N] [--earnings N] [--through YYYY-MM-DD] [--revision N] [--version V] [--no-publish]`;
 
 async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv, strict: true, options: {
       companies: { type: 'string' }, filings: { type: 'string' }, out: { type: 'string' }, seed: { type: 'string' },
       keys: { type: 'string' }, zipf: { type: 'string' }, whales: { type: 'string' }, earnings: { type: 'string' },
-      through: { type: 'string' }, version: { type: 'string' }, 'no-publish': { type: 'boolean' }, help: { type: 'boolean' },
+      through: { type: 'string' }, revision: { type: 'string' }, version: { type: 'string' }, 'no-publish': { type: 'boolean' }, help: { type: 'boolean' },
     },
   });
   if (values.help) {
@@ -219,10 +227,10 @@ async function main(argv: string[]): Promise<number> {
   };
   const companies = number('companies') ?? 10_000;
   const filings = number('filings') ?? 1_000_000;
-  const out = values.out ?? `bench-out/snap-c${companies}-f${filings}-s${number('seed') ?? 1}`;
+  const out = values.out ?? `bench-out/snap-c${companies}-f${filings}-s${number('seed') ?? 1}-r${number('revision') ?? 0}`;
   const result = await generateSnapshot({
     out, companies, filings, seed: number('seed'), keys: number('keys'), zipf: number('zipf'), whales: number('whales'),
-    earnings: number('earnings'), through: values.through, version: values.version, publish: !values['no-publish'],
+    earnings: number('earnings'), through: values.through, revision: number('revision'), version: values.version, publish: !values['no-publish'],
   });
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   return 0;

@@ -69,3 +69,15 @@ test('the same seed gives the same bytes; another seed gives others', async (t) 
   assert.deepEqual((await manifest(a)).files, (await manifest(b)).files);
   assert.notDeepEqual((await manifest(a)).files, (await manifest(c)).files);
 });
+
+test('a revision keeps the companies and changes the filings', async (t) => {
+  const out = await mkdtemp(join(tmpdir(), 'eqf-gen-'));
+  t.after(() => rm(out, { recursive: true, force: true }));
+  const base = await generateSnapshot({ out: join(out, 'r0'), companies: 30, filings: 500, whales: 5, keys: 0 });
+  const next = await generateSnapshot({ out: join(out, 'r1'), companies: 30, filings: 500, whales: 5, keys: 0, revision: 1 });
+  assert.equal(next.version, 'syn-f500-s1-r1');
+  const tickers = async (dir: string) => (await readFile(join(out, dir, 'tickers.txt'), 'utf8')).split('\n').map((l) => l.split(' ')[0]).sort();
+  assert.deepEqual(await tickers('r0'), await tickers('r1'));
+  const filings = (r: typeof base) => readFile(join(r.snapshotsDir, r.version, 'filings.ndjson'), 'utf8');
+  assert.notEqual(await filings(base), await filings(next));
+});
