@@ -1,0 +1,137 @@
+/**
+ * Child processes of the benchmark: the server under test and the bare server (each its own
+ * `node` process, started the same way), wrk runs, and one-shot measuring children. Load only
+ * ever goes to 127.0.0.1.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** Folder of these scripts. */
+export const BENCH_DIR = fileURLToPath(new URL('.', import.meta.url));
+
+/** A started server: its base URL and how to stop it. */
+export interface Served {
+  readonly url: string;
+  readonly child: ChildProcess;
+  /** Lines the child wrote on stderr so far (log lines, reload notices). */
+  readonly log: { at: number; line: string }[];
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `node ARGS…` and resolves once it printed `… on http://host:port (pid N)` on stderr.
+ *
+ * @throws Error with the child's output when it exits first or takes over `timeoutMs`.
+ */
+export function startServer(args: readonly string[], timeoutMs = 120_000): Promise<Served> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const log: { at: number; line: string }[] = [];
+  let pending = '';
+  return new Promise<Served>((resolve, reject) => {
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${args.join(' ')}: not listening after ${timeoutMs} ms\n${pending}`)); }, timeoutMs);
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (text: string) => {
+      pending += text;
+      let newline = pending.indexOf('\n');
+      while (newline !== -1) {
+        const line = pending.slice(0, newline);
+        pending = pending.slice(newline + 1);
+        log.push({ at: performance.now(), line });
+        const match = / on (http:\/\/[^ ]+) \(pid \d+\)/.exec(line);
+        if (match) {
+          clearTimeout(timer);
+          resolve({ url: match[1]!, child, log, stop: () => stop(child) });
+        }
+        newline = pending.indexOf('\n');
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${args.join(' ')} exited with ${code}:\n${log.map((l) => l.line).join('\n')}${pending}`));
+    });
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
+  });
+}
+
+/** One wrk run, as printed by rotate.lua's done(). */
+export interface WrkResult {
+  requests: number;
+  duration_us: number;
+  bytes: number;
+  connect: number;
+  read: number;
+  write: number;
+  /** Responses with status ≥ 400 (wrk's count). */
+  status: number;
+  timeout: number;
+  p50_us: number;
+  p99_us: number;
+  mean_us: number;
+  max_us: number;
+  /** requests / duration. */
+  rps: number;
+}
+
+/** What a wrk run requests. */
+export interface WrkTarget {
+  /** Base URL, e.g. http://127.0.0.1:8080. */
+  url: string;
+  /** Path; `{T}` is replaced by the rotating ticker. */
+  path: string;
+  keysText: string;
+  tickersFile?: string;
+}
+
+/** Whether wrk is on the PATH. */
+export function hasWrk(): boolean {
+  return spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined;
+}
+
+/**
+ * Runs `wrk -t1 -cC -dDs --latency -s rotate.lua URL` and parses its JSON line. One wrk thread:
+ * on a 2-core machine wrk and the server share the CPU, one core each.
+ */
+export function runWrk(target: WrkTarget, connections: number, seconds: number): Promise<WrkResult> {
+  // The Lua script sends its own prepared requests, so the URL only names host and port.
+  const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', `${BENCH_DIR}rotate.lua`, `${target.url}/`];
+  const env = { ...process.env, BENCH_KEYS: target.keysText, BENCH_TICKERS: target.tickersFile ?? '', BENCH_PATH: target.path };
+  return new Promise((resolve, reject) => {
+    const child = spawn('wrk', args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => { out += text; });
+    child.stderr.setEncoding('utf8').on('data', (text: string) => { err += text; });
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      const line = out.split('\n').find((l) => l.startsWith('{"requests"'));
+      if (code !== 0 || !line) return reject(new Error(`wrk ${args.join(' ')} failed (${code}):\n${out}${err}`));
+      const result = JSON.parse(line) as WrkResult;
+      result.rps = result.requests / (result.duration_us / 1e6);
+      resolve(result);
+    });
+  });
+}
+
+/** Runs `node ARGS…` to completion and parses the last JSON line it printed. */
+export function runJsonChild<T>(args: readonly string[]): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout!.setEncoding('utf8').on('data', (text: string) => { out += text; });
+    child.stderr!.setEncoding('utf8').on('data', (text: string) => { err += text; });
+    child.once('exit', (code) => {
+      const line = out.trim().split('\n').pop();
+      if (code !== 0 || !line?.startsWith('{')) return reject(new Error(`node ${args.join(' ')} failed (${code}):\n${out}${err}`));
+      resolve(JSON.parse(line) as T);
+    });
+  });
+}
