@@ -43,7 +43,7 @@ async function serve(argv: readonly string[]): Promise<number> {
     return 1;
   }
   const { handler } = running;
-  process.stderr.write(`equity-facts ${PACKAGE_VERSION} serving on ${running.url} (pid ${process.pid})\n`);
+  // Handlers first, then the message: whoever waits for "serving on" may signal at once.
   process.on('SIGHUP', () => {
     void handler.reload();
   });
@@ -51,7 +51,7 @@ async function serve(argv: readonly string[]): Promise<number> {
     const state = handler.breaker.toggleForced();
     process.stderr.write(`breaker: ${state === 'forced_open' ? 'forced open by SIGUSR2' : 'forced-open state cleared by SIGUSR2'}\n`);
   });
-  return new Promise<number>((resolve) => {
+  const stopped = new Promise<number>((resolve) => {
     const stop = (signal: string): void => {
       process.stderr.write(`${signal}: stopping; finishing requests in flight\n`);
       void running.close().then(() => resolve(0));
@@ -59,6 +59,8 @@ async function serve(argv: readonly string[]): Promise<number> {
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
   });
+  process.stderr.write(`equity-facts ${PACKAGE_VERSION} serving on ${running.url} (pid ${process.pid})\n`);
+  return stopped;
 }
 
 async function main(argv: readonly string[]): Promise<number> {

@@ -1,0 +1,117 @@
+/**
+ * The `equity-facts` command through real child processes: usage errors, start-up refusal,
+ * SIGHUP, and `npm start -- <flags>` running the compiled JavaScript with plain node.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestContext } from 'node:test';
+import { request } from 'undici';
+import { KEYS, KEY_RECORDS, writeFixtureSnapshot } from '../helpers/harness.js';
+import { writeKeysFile } from '../../src/keys/keys-command.js';
+import { readServeConfig } from '../../src/cli/serve-config.js';
+import { PACKAGE_VERSION } from '../../src/version.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const MAIN = join(ROOT, 'src/cli/main.ts');
+
+function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => { stdout += chunk; });
+  child.stderr.on('data', (chunk) => { stderr += chunk; });
+  return once(child, 'exit').then(([code]) => ({ code: code as number | null, stdout, stderr }));
+}
+
+async function fixtureDir(t: TestContext): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'eqf-cli-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  await writeFixtureSnapshot(join(dir, 'snapshots'), 'v1');
+  await writeKeysFile(join(dir, 'keys.json'), KEY_RECORDS);
+  return dir;
+}
+
+/** Resolves with the URL once the child prints it; collects stderr in `log.text`. */
+function serving(child: ChildProcess, log: { text: string }): Promise<string> {
+  return new Promise((resolve, reject) => {
+    child.stderr!.on('data', (chunk) => {
+      log.text += chunk;
+      const match = /serving on (http:\/\/\S+)/.exec(log.text);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code}: ${log.text}`)));
+  });
+}
+
+test('--version prints the package version; no command prints usage and exits 2; an unknown one exits 2', async () => {
+  assert.deepEqual((await run(['--version'])).stdout.trim(), PACKAGE_VERSION);
+  const bare = await run([]);
+  assert.equal(bare.code, 2);
+  assert.match(bare.stdout, /usage:/);
+  const unknown = await run(['launch']);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /unknown command "launch"/);
+  assert.equal((await run(['help'])).code, 0);
+});
+
+test('serve refuses a bad port (exit 2) and a broken snapshot (exit 1), naming the cause', async (t) => {
+  const bad = await run(['serve', '--port', 'eighty']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--port must be a port number/);
+  const env = await run(['serve'], { EQF_PORT: '99999' });
+  assert.match(env.stderr, /EQF_PORT must be a port number/);
+  const dir = await fixtureDir(t);
+  const broken = await run(['serve', '--port', '0', '--snapshots', join(dir, 'none'), '--keys', join(dir, 'keys.json')]);
+  assert.equal(broken.code, 1);
+  assert.match(broken.stderr, /cannot start: .*none\/CURRENT: cannot read: ENOENT/);
+});
+
+test('flags win over EQF_* variables, which win over defaults', () => {
+  assert.deepEqual(readServeConfig(['--port', '9000'], { EQF_PORT: '7000', EQF_HOST: '0.0.0.0', EQF_BASE_URL: 'https://api.example.test' }),
+    { port: 9000, host: '0.0.0.0', baseUrl: 'https://api.example.test' });
+  assert.deepEqual(readServeConfig([], {}), {});
+  assert.throws(() => readServeConfig(['--nope'], {}), /Unknown option '--nope'/);
+});
+
+test('SIGHUP reloads the snapshot and keys of a running server', { timeout: 60_000 }, async (t) => {
+  const dir = await fixtureDir(t);
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve', '--port', '0', '--snapshots', join(dir, 'snapshots'), '--keys', join(dir, 'keys.json')],
+    { stdio: ['ignore', 'ignore', 'pipe'] });
+  t.after(() => { child.kill('SIGKILL'); });
+  const log = { text: '' };
+  await serving(child, log);
+  child.kill('SIGHUP');
+  while (!(log.text.includes('snapshot: reloaded version v1') && log.text.includes('keys: reloaded'))) await once(child.stderr!, 'data');
+  child.kill('SIGINT');
+  assert.equal((await once(child, 'exit'))[0], 0, 'SIGINT stops gracefully with exit 0');
+});
+
+test('npm start -- <flags> serves with the compiled JavaScript and forwards the flags', { timeout: 60_000 }, async (t) => {
+  const dir = await fixtureDir(t);
+  const child = spawn('npm', ['start', '--silent', '--', '--port', '0', '--snapshots', join(dir, 'snapshots'), '--keys', join(dir, 'keys.json')],
+    { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  t.after(() => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* already gone */ } });
+  const log = { text: '' };
+  const url = await serving(child, log);
+  const reply = await request(`${url}/api/v1/finance/insiders?ticker=TSLA`, { headers: { 'x-api-key': KEYS.signal } });
+  assert.equal(reply.statusCode, 200);
+  assert.equal(((await reply.body.json()) as { data: { ticker: string }[] }).data[0]!.ticker, 'TSLA');
+  const pid = Number(/\(pid (\d+)\)/.exec(log.text)![1]);
+  const ps = spawn('ps', ['-o', 'args=', '-p', String(pid)]);
+  let args = '';
+  ps.stdout.on('data', (chunk) => { args += chunk; });
+  await once(ps, 'exit');
+  assert.match(args, /node .*dist\/cli\/main\.js serve/, 'plain node runs the compiled JavaScript, no tsx');
+  assert.doesNotMatch(args, /tsx/);
+  const server = spawn('sh', ['-c', `while kill -0 ${pid} 2>/dev/null; do sleep 0.05; done`]);
+  child.kill('SIGTERM');
+  await once(server, 'exit');
+  await once(child, 'exit'); // npm re-raises the forwarded signal on itself, so its own code is null
+  assert.match(log.text, /SIGTERM: stopping; finishing requests in flight/, 'npm forwarded SIGTERM to the server, which stopped gracefully');
+});
