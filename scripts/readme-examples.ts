@@ -1,0 +1,83 @@
+/**
+ * Regenerates the README's example section from the real server: it starts `listen()` on the
+ * embedded snapshot and demo keys, sends each example request, trims long arrays and strings,
+ * and writes the Markdown between the `examples:start` / `examples:end` markers.
+ *
+ * Usage: `tsx scripts/readme-examples.ts` (prints) or `tsx scripts/readme-examples.ts --write`.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { request } from 'undici';
+import { listen } from '../src/server.js';
+import { PACKAGE_ROOT } from '../src/options.js';
+
+const SIGNAL = 'eqf_TGMBlooxG3NRmHZxrwbVrQdZddQ55rhT0BewZu';
+const FREE = 'eqf_O4fTdfnqXNNdQMMAlCyNfYImM75IxpsU3jZ1Yj';
+
+interface Example { title: string; path: string; key: string | null; note?: string }
+
+const EXAMPLES: Example[] = [
+  { title: 'Insider activity (Form 4), one company', path: '/api/v1/finance/insiders?ticker=TSLA', key: SIGNAL,
+    note: 'Musk\'s sale of 3,107,623 shares at $191.467 on 2022-11-08 is in `ownership/datamule_paypal/0000899243-22-035394.xml`. ' +
+      `With the free key (\`${FREE}\`) the same request returns the same row without \`summary\`.` },
+  { title: 'Institutional holdings (13F), one filer', path: '/api/v1/finance/whales?cik=1045810', key: SIGNAL,
+    note: 'NVIDIA\'s own 13F-HR for 2024-03-31: its cover page gives tableValueTotal 332688337.' },
+  { title: 'Earnings releases (8-K item 2.02)', path: '/api/v1/finance/earnings?ticker=AAPL&limit=1', key: SIGNAL },
+  { title: 'Recent filings', path: '/api/v1/finance/filings?ticker=NVDA&limit=1', key: SIGNAL },
+  { title: 'Company reports', path: '/api/v1/finance/reports?ticker=AAPL', key: SIGNAL },
+  { title: 'Your plan, limits and usage (takes no token)', path: '/api/v1/meta', key: SIGNAL },
+  { title: 'An error', path: '/api/v1/finance/insiders?limit=0', key: SIGNAL },
+];
+
+/** Cuts arrays to their first item and long strings, so an example stays readable. */
+function trim(value: unknown, depth = 0): unknown {
+  if (Array.isArray(value)) {
+    const kept = value.slice(0, 1).map((item) => trim(item, depth + 1));
+    return value.length > kept.length ? [...kept, `… ${value.length - kept.length} more`] : kept;
+  }
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'license' ? '…' : trim(v, k === 'data' ? 0 : depth + 1)]));
+  }
+  if (typeof value === 'string' && value.length > 160) return `${value.slice(0, 157)}…`;
+  return value;
+}
+
+/** JSON with two-space indents, but objects and arrays that fit in 100 characters on one line. */
+function compact(value: unknown, indent = ''): string {
+  const flat = JSON.stringify(value);
+  if (flat.length + indent.length <= 100 || value === null || typeof value !== 'object') return flat;
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) return `[\n${value.map((item) => `${inner}${compact(item, inner)}`).join(',\n')}\n${indent}]`;
+  const entries = Object.entries(value).map(([k, v]) => `${inner}${JSON.stringify(k)}: ${compact(v, inner)}`);
+  return `{\n${entries.join(',\n')}\n${indent}}`;
+}
+
+async function main(): Promise<void> {
+  const server = await listen({ port: 0, log: () => {}, watchIntervalMs: 0 });
+  const parts: string[] = ['### Examples', '', 'Real responses from the embedded snapshot, trimmed (long arrays cut, `license` elided). ' +
+    'Start the server with `npm start`, then:', ''];
+  try {
+    for (const example of EXAMPLES) {
+      const headers = example.key ? { 'x-api-key': example.key } : undefined;
+      const response = await request(`${server.url}${example.path}`, { headers });
+      const body = await response.body.json();
+      const keyFlag = example.key ? ` -H "X-API-Key: ${example.key}"` : '';
+      parts.push(`**${example.title}** (${response.statusCode})${example.note ? `. ${example.note}` : ''}`, '', '```sh',
+        `curl -s${keyFlag} "http://127.0.0.1:8080${example.path}"`, '```', '', '```json', compact(trim(body)), '```', '');
+    }
+  } finally {
+    await server.close();
+  }
+  const markdown = parts.join('\n');
+  if (!process.argv.includes('--write')) {
+    process.stdout.write(`${markdown}\n`);
+    return;
+  }
+  const file = `${PACKAGE_ROOT}README.md`;
+  const readme = await readFile(file, 'utf8');
+  const start = readme.indexOf('<!-- examples:start -->');
+  const end = readme.indexOf('<!-- examples:end -->');
+  if (start === -1 || end === -1) throw new Error('README.md has no examples markers');
+  await writeFile(file, `${readme.slice(0, start)}<!-- examples:start -->\n${markdown}\n${readme.slice(end)}`);
+}
+
+await main();
