@@ -39,6 +39,11 @@ test('every 200 and error body validates against the served OpenAPI document', a
   await check('/api/v1/finance/insiders', withKey(KEYS.nonApi), 403);
   for (let i = 0; i < 10; i++) await h.get('/api/v1/finance/reports', withKey(KEYS.free));
   await check('/api/v1/finance/reports', withKey(KEYS.free), 429);
+  for (const [path, method, status] of [['/nope', 'GET', 404], ['/api/v1/meta', 'DELETE', 405]] as const) {
+    const reply = await h.get(path, {}, method);
+    assert.equal(reply.status, status);
+    assert.equal(validator.validateComponent('ErrorEnvelope', reply.json), null, `${status} body is an ErrorEnvelope`);
+  }
   h.load = { eventLoopDelayMs: 10_000, inFlight: 0, heapUsedBytes: 0 };
   h.server.handler.breaker.sampleNow();
   await check('/api/v1/finance/whales', withKey(KEYS.signal), 503);

@@ -232,3 +232,21 @@ test('every error in the table has a status, and 429/503 are the ones with Retry
     assert.equal(spec.retryAfter, spec.status === 429 || spec.status === 503, code);
   }
 });
+
+test('a bug answers 500 internal_error with the request id, no stack trace, and a log line without the query string', async (t) => {
+  let broken = false;
+  const clock = { ms: Date.parse('2026-11-21T12:00:00Z') };
+  const h = await startHarness(t, { now: () => { if (broken) throw new Error('clock broke'); return clock.ms; } });
+  broken = true;
+  const reply = await h.get(`${INSIDERS}?ticker=TSLA&secret=hunter2`, withKey(KEYS.signal));
+  assertError(reply, 500, 'internal_error');
+  const requestId = String(reply.headers['x-request-id']);
+  assert.ok(reply.json.detail.includes(requestId), 'detail carries the request id');
+  assert.doesNotMatch(reply.text, /clock broke|at .*\.ts/, 'no error message or stack trace in the body');
+  const line = h.logs.find((entry) => entry.includes(`internal error ${requestId}`));
+  assert.ok(line, 'the error is logged under the request id');
+  assert.match(line, /clock broke/);
+  assert.doesNotMatch(line, /hunter2|ticker=/, 'the query string is never logged');
+  broken = false;
+  assert.equal((await h.get(INSIDERS, withKey(KEYS.signal))).status, 200, 'the server keeps serving');
+});
