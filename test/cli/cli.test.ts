@@ -88,8 +88,9 @@ test('SIGHUP reloads the snapshot and keys of a running server', { timeout: 60_0
   await serving(child, log);
   child.kill('SIGHUP');
   while (!(log.text.includes('snapshot: reloaded version v1') && log.text.includes('keys: reloaded'))) await once(child.stderr!, 'data');
+  const exited = once(child, 'exit');
   child.kill('SIGINT');
-  assert.equal((await once(child, 'exit'))[0], 0, 'SIGINT stops gracefully with exit 0');
+  assert.equal((await exited)[0], 0, 'SIGINT stops gracefully with exit 0');
 });
 
 test('npm start -- <flags> serves with the compiled JavaScript and forwards the flags', { timeout: 60_000 }, async (t) => {
@@ -109,9 +110,9 @@ test('npm start -- <flags> serves with the compiled JavaScript and forwards the 
   await once(ps, 'exit');
   assert.match(args, /node .*dist\/cli\/main\.js serve/, 'plain node runs the compiled JavaScript, no tsx');
   assert.doesNotMatch(args, /tsx/);
-  const server = spawn('sh', ['-c', `while kill -0 ${pid} 2>/dev/null; do sleep 0.05; done`]);
+  const serverGone = once(spawn('sh', ['-c', `while kill -0 ${pid} 2>/dev/null; do sleep 0.05; done`]), 'exit');
+  const npmGone = once(child, 'exit'); // npm re-raises the forwarded signal on itself, so its own code is null
   child.kill('SIGTERM');
-  await once(server, 'exit');
-  await once(child, 'exit'); // npm re-raises the forwarded signal on itself, so its own code is null
+  await Promise.all([serverGone, npmGone]);
   assert.match(log.text, /SIGTERM: stopping; finishing requests in flight/, 'npm forwarded SIGTERM to the server, which stopped gracefully');
 });

@@ -111,7 +111,8 @@ test('SIGUSR2 toggles a forced-open breaker on a real server process', async (t)
   child.kill('SIGUSR2');
   await waitFor('forced-open state cleared');
   assert.equal(await status(), 200);
+  const exited = once(child, 'exit');
   child.kill('SIGTERM');
-  const [code] = await once(child, 'exit');
+  const [code] = await exited;
   assert.equal(code, 0, 'SIGTERM stops gracefully with exit 0');
 });
