@@ -167,16 +167,14 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     }
     // 9. Rows.
     const asOf = new Date(now()).toISOString();
-    let body: string;
     if (route.target.kind === 'meta') {
-      body = responder.successBody(JSON.stringify(metaRow(key, plan, decision, snapshot.manifest)), 1, asOf);
-    } else if (route.target.kind === 'rows') {
-      const slice = pageSlice(snapshot.list(route.target.rows, query.key), plan.summaries ? 'full' : 'facts', query.limit);
-      body = responder.successBody(slice.text, slice.count, asOf);
-    } else {
-      throw new Error(`route ${route.path} has no answer`);
+      return responder.sendSuccess(req, res, limited, JSON.stringify(metaRow(key, plan, decision, snapshot.manifest)), 1, asOf);
     }
-    responder.send(req, res, 200, limited, body);
+    if (route.target.kind === 'rows') {
+      const slice = pageSlice(snapshot.list(route.target.rows, query.key), plan.summaries ? 'full' : 'facts', query.limit);
+      return responder.sendSuccess(req, res, limited, slice.bytes, slice.count, asOf);
+    }
+    throw new Error(`route ${route.path} has no answer`);
   }
 
   return {
