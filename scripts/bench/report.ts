@@ -74,8 +74,22 @@ export function renderMarkdown(r: BenchResults): string {
   out.push('## Machine', '');
   out.push(`${r.machine.cores} cores (${r.machine.cpu}), ${(r.machine.memoryBytes / 2 ** 30).toFixed(1)} GiB memory, Node ${r.machine.node}, ${r.machine.wrk}.`, '');
   out.push('wrk runs with one thread (`wrk -t1`): on 2 cores, wrk and the server under test share the CPU, one core each, so the absolute req/s are a floor set by the client as much as by the server. The bare server gets the same treatment, which is why the ratios are the figures to read.', '');
+  out.push('## Targets', '');
+  out.push('| target | result |', '|---|---|');
+  for (const e of endpoints.filter((name) => r.rounds.find((x) => x.endpoint === name)!.data)) {
+    const xs = r.rounds.filter((x) => x.endpoint === e);
+    const ratio = median(xs.map((x) => x.api.rps / x.bare.rps));
+    const p99 = median(xs.map((x) => x.api.p99_us / x.bare.p99_us));
+    out.push(`| ${e}: req/s ≥ 0.85 × bare | ${mark(ratio >= 0.85)}: ${ratio.toFixed(2)} × (median of ${xs.length} rounds) |`);
+    out.push(`| ${e}: p99 ≤ 2 × bare p99 | ${mark(p99 <= 2)}: ${p99.toFixed(2)} × |`);
+  }
+  const big = r.scale[r.scale.length - 1]!;
+  out.push(`| ${big.filings.toLocaleString('en')} filings loaded and indexed ≤ 15 s | ${mark(big.seconds <= 15)}: ${big.seconds.toFixed(1)} s |`);
+  out.push(`| peak RSS ≤ 2.5 × NDJSON bytes | ${mark(big.peakRssBytes / big.ndjsonBytes <= 2.5)}: ${(big.peakRssBytes / big.ndjsonBytes).toFixed(2)} × |`);
+  out.push(`| zero non-2xx during reload under load | ${mark(r.reload.non2xx === 0 && r.reload.socketErrors === 0)}: ${r.reload.non2xx} non-2xx, ${r.reload.socketErrors} socket errors |`);
+  out.push(`| ≤ 200 B of heap per idle limiter key | ${mark(r.limiter.bytesPerKey <= 200)}: ${r.limiter.bytesPerKey.toFixed(0)} B |`, '');
   out.push('## Commands', '');
-  out.push('```sh', 'apt-get update && apt-get install -y wrk   # once', 'npm run bench                 # full run (about 15 minutes; generates snapshots into bench-out/ on first use)', 'npm run bench -- --quick      # smaller snapshots, 3 s runs', 'npx tsx scripts/gen-snapshot.ts --companies 10000 --filings 1000000 --out bench-out/snap   # the snapshot alone', '```', '');
+  out.push('```sh', 'apt-get update && apt-get install -y wrk   # once', 'npm run bench                 # full run (about 15 minutes; generates snapshots into bench-out/ on first use)', 'npm run bench -- --quick      # smaller snapshots, 3 s runs', 'npm run bench -- --render-only   # rewrite this file from bench-out/results.json', 'npx tsx scripts/gen-snapshot.ts --companies 10000 --filings 1000000 --out bench-out/snap   # the snapshot alone', '```', '');
   out.push(`Server under test: \`node dist/cli/main.js serve --port 0 --snapshots <1M-filing snapshot> --keys <10,000 Founders keys>\`; bare server: \`node scripts/bench/bare-server.mjs\`, answering each endpoint's captured body (${endpoints.map((e) => `${e} ${r.bodyBytes[e]} B`).join(', ')}) with the same headers. ` +
     `Both are compiled JavaScript in their own process. Snapshot: ${r.config.serveFilings.toLocaleString('en')} filings, 10,000 companies with Zipf-distributed filings. wrk: ${r.config.connections} connections, ${r.config.warmSeconds} s warm-up per target, then ${r.config.rounds} rounds of ${r.config.seconds} s per target alternating A (equity-facts) and B (bare) per endpoint; scripts/bench/rotate.lua rotates over the 10,000 keys and over every ticker with at least 20 filings. "non-2xx" is wrk's count of responses with status ≥ 400.`, '');
 
