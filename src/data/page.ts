@@ -64,15 +64,16 @@ export class PageBuilder {
   }
 
   /**
-   * Adds a row in both serialisations.
+   * Adds a row in both serialisations, as UTF-8 JSON. The bytes are copied.
    *
-   * @param fullJson - the row with written fields.
-   * @param factsJson - the row without them.
+   * @param full - the row with written fields.
+   * @param facts - the row without them: its bytes, and optionally bytes to append to them
+   *   (so a row can be cut from `full` without allocating).
    */
-  add(fullJson: string, factsJson: string): void {
+  add(full: Uint8Array, facts: Uint8Array, factsSuffix?: Uint8Array): void {
     if (!this.hasRoom) return;
-    this.full.append(fullJson);
-    this.facts.append(factsJson);
+    this.full.append(full);
+    this.facts.append(facts, factsSuffix);
   }
 
   /** The finished page; the builder is empty afterwards. */
@@ -87,8 +88,6 @@ export class PageBuilder {
 
 /** Smallest growing buffer, bytes. */
 const MIN_CAPACITY = 1024;
-/** Most UTF-8 bytes per UTF-16 code unit: room for a row is reserved without measuring it. */
-const MAX_BYTES_PER_UNIT = 3;
 
 /** Rows joined by commas as UTF-8 in a buffer that doubles when full, and each row's byte end. */
 class RowBytes {
@@ -100,15 +99,21 @@ class RowBytes {
     return this.ends.length;
   }
 
-  append(json: string): void {
-    const worst = this.size + 1 + json.length * MAX_BYTES_PER_UNIT;
-    if (worst > this.bytes.length) {
-      const grown = Buffer.allocUnsafe(Math.max(worst, this.bytes.length * 2, MIN_CAPACITY));
+  /** Appends one row: `bytes`, then `suffix` when given, after a comma unless it is the first. */
+  append(bytes: Uint8Array, suffix?: Uint8Array): void {
+    const needed = this.size + 1 + bytes.length + (suffix?.length ?? 0);
+    if (needed > this.bytes.length) {
+      const grown = Buffer.allocUnsafe(Math.max(needed, this.bytes.length * 2, MIN_CAPACITY));
       this.bytes.copy(grown, 0, 0, this.size);
       this.bytes = grown;
     }
     if (this.ends.length > 0) this.bytes[this.size++] = 0x2c; // ','
-    this.size += this.bytes.write(json, this.size);
+    this.bytes.set(bytes, this.size);
+    this.size += bytes.length;
+    if (suffix) {
+      this.bytes.set(suffix, this.size);
+      this.size += suffix.length;
+    }
     this.ends.push(this.size);
   }
 

@@ -20,11 +20,17 @@ export interface ReloaderOptions<T> {
   describe: (value: T) => string;
   /** Receives log lines. */
   log: (line: string) => void;
+  /**
+   * Optional cheap check before a reload: resolves true when the source still names the value
+   * in use, so the load is skipped (a snapshot version is immutable; re-reading it is waste).
+   */
+  unchanged?: (current: T) => Promise<boolean>;
 }
 
 /**
- * A hot-reloadable value. Emits `reloaded` (value) after a swap and `refused` (error) when a
- * reload failed and the old value stayed.
+ * A hot-reloadable value. Emits `reloaded` (value) after a swap, `unchanged` (value) when the
+ * source still names the value in use, and `refused` (error) when a reload failed and the old
+ * value stayed.
  */
 export class Reloader<T> extends EventEmitter {
   private value: T | undefined;
@@ -94,6 +100,12 @@ export class Reloader<T> extends EventEmitter {
 
   private async loadOnce(): Promise<boolean> {
     try {
+      const current = this.value;
+      if (current !== undefined && this.options.unchanged && await this.options.unchanged(current)) {
+        this.options.log(`${this.options.name}: still ${this.options.describe(current)}; nothing to reload`);
+        this.emit('unchanged', current);
+        return true;
+      }
       const value = await this.options.load();
       this.value = value;
       this.options.log(`${this.options.name}: reloaded ${this.options.describe(value)}`);

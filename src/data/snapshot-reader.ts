@@ -3,19 +3,24 @@
  * file's SHA-256 and row count, every row's shape and the kind's order. Files are streamed, so
  * memory holds only what the caller keeps of each row.
  */
+import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ROW_KINDS, ROW_SCHEMAS, type RowKind } from '../rows/schemas.js';
 import { ROW_ORDER, ROW_ORDER_TEXT } from '../rows/order.js';
-import { validate } from '../rows/schema.js';
+import { compileSchema } from '../rows/schema.js';
 import {
   CURRENT_FILE, MANIFEST_FILE, SnapshotError, VERSION_PATTERN, checkManifest, fileOfKind, type SnapshotManifest,
 } from './snapshot-format.js';
 
-/** Receives each row once it passed its checks, in file order. */
-export type RowSink = (kind: RowKind, row: Record<string, unknown>) => void;
+/**
+ * Receives each row once it passed its checks, in file order: the parsed row and its line as
+ * UTF-8 bytes (without the newline). The bytes are a view of the read buffer, valid only during
+ * the call: copy what you keep.
+ */
+export type RowSink = (kind: RowKind, row: Record<string, unknown>, line: Uint8Array) => void;
 
 const NEWLINE = 0x0a;
 
@@ -69,34 +74,28 @@ export async function readSnapshot(dir: string, version: string, sink: RowSink):
 
 async function readRows(file: string, kind: RowKind, sha256: string, rows: number, sink: RowSink): Promise<void> {
   const hash = createHash('sha256');
-  const schema = ROW_SCHEMAS[kind];
+  const check = compileSchema(ROW_SCHEMAS[kind]);
   const order = ROW_ORDER[kind];
-  const decoder = new TextDecoder('utf-8', { fatal: true });
   let line = 0;
   let previous: Record<string, unknown> | undefined;
   let carry: Buffer | undefined;
 
   const handleLine = (bytes: Buffer): void => {
     line++;
-    let text: string;
-    try {
-      text = decoder.decode(bytes);
-    } catch {
-      throw new SnapshotError(file, 'not valid UTF-8', line);
-    }
+    if (!isUtf8(bytes)) throw new SnapshotError(file, 'not valid UTF-8', line);
     let row: unknown;
     try {
-      row = JSON.parse(text);
+      row = JSON.parse(bytes.toString('utf8'));
     } catch (error) {
       throw new SnapshotError(file, `not JSON: ${(error as Error).message}`, line);
     }
     if (row === null || typeof row !== 'object' || Array.isArray(row)) throw new SnapshotError(file, 'row is not a JSON object', line);
-    const problem = validate(row, schema);
-    if (problem) throw new SnapshotError(file, problem, line);
+    const problem = check(row);
+    if (problem !== null) throw new SnapshotError(file, `$${problem}`, line);
     const record = row as Record<string, unknown>;
     if (previous && order(previous, record) > 0) throw new SnapshotError(file, `row is out of order (${kind} are ordered by ${ROW_ORDER_TEXT[kind]})`, line);
     previous = record;
-    sink(kind, record);
+    sink(kind, record, bytes);
   };
 
   try {

@@ -18,6 +18,7 @@ import { Reloader } from '../data/reloader.js';
 import { loadSnapshot, type SnapshotIndex } from '../data/snapshot-index.js';
 import { pageSlice } from '../data/page.js';
 import { CURRENT_FILE } from '../data/snapshot-format.js';
+import { readCurrentVersion } from '../data/snapshot-reader.js';
 import { hashKey, readKeysFile, type KeyTable, type KeyRecord } from '../keys/keys-file.js';
 import { buildOpenApiDocument } from '../openapi/document.js';
 import { isDemoKeysFile, resolveOptions, type HandlerOptions } from '../options.js';
@@ -78,6 +79,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     name: 'snapshot', load: () => loadSnapshot(opts.snapshotsDir), watchPath: `${opts.snapshotsDir}/${CURRENT_FILE}`,
     watchIntervalMs: opts.watchIntervalMs, log,
     describe: (s) => `version ${s.version} from ${opts.snapshotsDir} (${Object.entries(s.rowCounts).map(([k, n]) => `${k} ${n}`).join(', ')})`,
+    unchanged: async (s) => (await readCurrentVersion(opts.snapshotsDir).catch(() => undefined)) === s.version,
   });
   const keys = new Reloader<KeyTable>({
     name: 'keys', load: () => readKeysFile(opts.keysFile), watchPath: opts.keysFile, watchIntervalMs: opts.watchIntervalMs, log,

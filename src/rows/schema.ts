@@ -80,72 +80,169 @@ function withDescription(description: string | undefined): Schema {
   return description === undefined ? {} : { description };
 }
 
-const patternCache = new Map<string, RegExp>();
+/** A compiled check: null when the value conforms, else `<relative path>: <reason>`. */
+type Check = (value: unknown) => string | null;
+
+const compiledSchemas = new WeakMap<Schema, Check>();
 
 /**
  * Checks a JSON value against a schema written with this vocabulary.
  *
  * @param value - a value parsed from JSON.
- * @param schema - a schema built from the helpers above.
+ * @param schema - a schema built from the helpers above (compiled on first use, then cached).
  * @param path - where `value` sits, for the message; `$` by default.
  * @returns `null` when the value conforms, else a message naming the first failing path,
  *   such as `$.notable[2].value_usd: expected number, got string`.
  */
 export function validate(value: unknown, schema: Schema, path = '$'): string | null {
-  if (schema.const !== undefined && value !== schema.const) return `${path}: expected ${JSON.stringify(schema.const)}`;
-  if (schema.enum && !schema.enum.includes(value as string)) {
-    return `${path}: expected one of ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}, got ${short(value)}`;
-  }
-  if (schema.type !== undefined) {
-    const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-    const actual = typeOf(value);
-    if (!types.some((t) => t === actual || (t === 'number' && actual === 'integer'))) {
-      return `${path}: expected ${types.join(' or ')}, got ${actual}`;
-    }
-  }
-  if (typeof value === 'string') {
-    if (schema.minLength !== undefined && value.length < schema.minLength) return `${path}: shorter than ${schema.minLength}`;
-    if (schema.maxLength !== undefined && value.length > schema.maxLength) return `${path}: longer than ${schema.maxLength}`;
-    if (schema.pattern !== undefined && !regex(schema.pattern).test(value)) return `${path}: ${short(value)} does not match ${schema.pattern}`;
-    if (schema.format === 'date-time' && !(DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)))) return `${path}: ${short(value)} is not an RFC 3339 date-time`;
-    if (schema.format === 'date' && !isCalendarDate(value)) return `${path}: ${short(value)} is not a calendar date`;
-  }
-  if (typeof value === 'number') {
-    if (schema.minimum !== undefined && value < schema.minimum) return `${path}: ${value} is below ${schema.minimum}`;
-    if (schema.maximum !== undefined && value > schema.maximum) return `${path}: ${value} is above ${schema.maximum}`;
-  }
-  if (Array.isArray(value)) {
-    if (schema.maxItems !== undefined && value.length > schema.maxItems) return `${path}: more than ${schema.maxItems} items`;
-    if (schema.items) {
-      for (let i = 0; i < value.length; i++) {
-        const problem = validate(value[i], schema.items, `${path}[${i}]`);
-        if (problem) return problem;
-      }
-    }
-  } else if (value !== null && typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    for (const name of schema.required ?? []) {
-      if (!(name in record)) return `${path}: missing required property ${name}`;
-    }
-    for (const [name, propertySchema] of Object.entries(schema.properties ?? {})) {
-      if (name in record) {
-        const problem = validate(record[name], propertySchema, `${path}.${name}`);
-        if (problem) return problem;
-      }
-    }
-    if (schema.additionalProperties === false) {
-      for (const name of Object.keys(record)) {
-        if (!(name in (schema.properties ?? {}))) return `${path}: unexpected property ${name}`;
-      }
-    }
-  }
-  return null;
+  const problem = compileSchema(schema)(value);
+  return problem === null ? null : `${path}${problem}`;
 }
 
-/** Whether `YYYY-MM-DD` names a real day (RFC 3339 §5.7: 2025-02-30 is not one). */
+/**
+ * Compiles a schema into a check function, once: property lists, type sets and patterns are
+ * worked out here, and paths are only built when a check fails, so checking a row allocates
+ * nothing (the snapshot reader checks millions of rows).
+ *
+ * @returns a function giving null, or `<relative path>: <reason>` (prefix `$` for the root).
+ */
+export function compileSchema(schema: Schema): Check {
+  let check = compiledSchemas.get(schema);
+  if (!check) {
+    check = compile(schema);
+    compiledSchemas.set(schema, check);
+  }
+  return check;
+}
+
+function compile(schema: Schema): Check {
+  const checks: Check[] = [];
+  if (schema.const !== undefined) {
+    const expected = schema.const;
+    checks.push((value) => (value === expected ? null : `: expected ${JSON.stringify(expected)}`));
+  }
+  if (schema.enum) {
+    const allowed = schema.enum;
+    const list = allowed.map((v) => JSON.stringify(v)).join(', ');
+    checks.push((value) => (allowed.includes(value as string) ? null : `: expected one of ${list}, got ${short(value)}`));
+  }
+  if (schema.type !== undefined) checks.push(typeCheck(Array.isArray(schema.type) ? schema.type : [schema.type]));
+  const stringCheck = compileString(schema);
+  if (stringCheck) checks.push((value) => (typeof value === 'string' ? stringCheck(value) : null));
+  if (schema.minimum !== undefined || schema.maximum !== undefined) {
+    const { minimum = -Infinity, maximum = Infinity } = schema;
+    checks.push((value) => {
+      if (typeof value !== 'number') return null;
+      if (value < minimum) return `: ${value} is below ${minimum}`;
+      return value > maximum ? `: ${value} is above ${maximum}` : null;
+    });
+  }
+  if (schema.items !== undefined || schema.maxItems !== undefined) checks.push(compileArray(schema));
+  if (schema.properties !== undefined || schema.required !== undefined) checks.push(compileObject(schema));
+  if (checks.length === 1) return checks[0]!;
+  return (value) => {
+    for (let i = 0; i < checks.length; i++) {
+      const problem = checks[i]!(value);
+      if (problem !== null) return problem;
+    }
+    return null;
+  };
+}
+
+function typeCheck(types: readonly SchemaType[]): Check {
+  const has = (t: SchemaType): boolean => types.includes(t);
+  const [nullOk, stringOk, booleanOk, numberOk, integerOk, arrayOk, objectOk] =
+    [has('null'), has('string'), has('boolean'), has('number'), has('integer'), has('array'), has('object')];
+  const expected = `: expected ${types.join(' or ')}, got `;
+  return (value) => {
+    let ok: boolean;
+    switch (typeof value) {
+      case 'string': ok = stringOk; break;
+      case 'number': ok = Number.isFinite(value) && (numberOk || (integerOk && Number.isInteger(value))); break;
+      case 'boolean': ok = booleanOk; break;
+      case 'object': ok = value === null ? nullOk : Array.isArray(value) ? arrayOk : objectOk; break;
+      default: ok = false;
+    }
+    return ok ? null : expected + typeOf(value);
+  };
+}
+
+function compileString(schema: Schema): ((value: string) => string | null) | null {
+  const { minLength, maxLength, pattern, format } = schema;
+  if (minLength === undefined && maxLength === undefined && pattern === undefined && format === undefined) return null;
+  const compiled = pattern === undefined ? undefined : new RegExp(pattern, 'u');
+  return (value) => {
+    if (minLength !== undefined && value.length < minLength) return `: shorter than ${minLength}`;
+    if (maxLength !== undefined && value.length > maxLength) return `: longer than ${maxLength}`;
+    if (compiled !== undefined && !compiled.test(value)) return `: ${short(value)} does not match ${pattern}`;
+    if (format === 'date-time' && !(DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)))) return `: ${short(value)} is not an RFC 3339 date-time`;
+    if (format === 'date' && !isCalendarDate(value)) return `: ${short(value)} is not a calendar date`;
+    return null;
+  };
+}
+
+function compileArray(schema: Schema): Check {
+  const { maxItems } = schema;
+  const item = schema.items === undefined ? undefined : compile(schema.items);
+  return (value) => {
+    if (!Array.isArray(value)) return null;
+    if (maxItems !== undefined && value.length > maxItems) return `: more than ${maxItems} items`;
+    if (item !== undefined) {
+      for (let i = 0; i < value.length; i++) {
+        const problem = item(value[i]);
+        if (problem !== null) return `[${i}]${problem}`;
+      }
+    }
+    return null;
+  };
+}
+
+function compileObject(schema: Schema): Check {
+  const required = schema.required ?? [];
+  const properties = Object.entries(schema.properties ?? {}).map(([name, sub]): [string, Check] => [name, compile(sub)]);
+  const known = new Set(Object.keys(schema.properties ?? {}));
+  const closed = schema.additionalProperties === false;
+  return (value) => {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+    const record = value as Record<string, unknown>;
+    for (let i = 0; i < required.length; i++) {
+      if (!(required[i]! in record)) return `: missing required property ${required[i]}`;
+    }
+    for (let i = 0; i < properties.length; i++) {
+      const [name, check] = properties[i]!;
+      const property = record[name];
+      if (property === undefined && !(name in record)) continue;
+      const problem = check(property);
+      if (problem !== null) return `.${name}${problem}`;
+    }
+    if (closed) {
+      for (const name of Object.keys(record)) if (!known.has(name)) return `: unexpected property ${name}`;
+    }
+    return null;
+  };
+}
+
+/** Whether `YYYY-MM-DD` names a real day (RFC 3339 §5.6–5.7: 2025-02-30 is not one), by arithmetic. */
 function isCalendarDate(value: string): boolean {
-  const time = Date.parse(`${value}T00:00:00Z`);
-  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value;
+  if (value.length !== 10 || value.charCodeAt(4) !== 0x2d || value.charCodeAt(7) !== 0x2d) return false;
+  const year = digits(value, 0, 4);
+  const month = digits(value, 5, 2);
+  const day = digits(value, 8, 2);
+  if (year < 0 || month < 1 || month > 12 || day < 1) return false;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const days = month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+  return day <= days;
+}
+
+/** The decimal number written at `value[start, start + length)`, or -1 when a character is not a digit. */
+function digits(value: string, start: number, length: number): number {
+  let out = 0;
+  for (let i = start; i < start + length; i++) {
+    const code = value.charCodeAt(i) - 0x30;
+    if (code < 0 || code > 9) return -1;
+    out = out * 10 + code;
+  }
+  return out;
 }
 
 function typeOf(value: unknown): SchemaType | 'undefined' | 'non-finite number' {
@@ -157,15 +254,6 @@ function typeOf(value: unknown): SchemaType | 'undefined' | 'non-finite number' 
   }
   const t = typeof value;
   return t === 'string' || t === 'boolean' || t === 'object' ? t : 'undefined';
-}
-
-function regex(pattern: string): RegExp {
-  let compiled = patternCache.get(pattern);
-  if (!compiled) {
-    compiled = new RegExp(pattern, 'u');
-    patternCache.set(pattern, compiled);
-  }
-  return compiled;
 }
 
 function short(value: unknown): string {

@@ -87,7 +87,8 @@ test('SIGHUP reloads the snapshot and keys of a running server', { timeout: 60_0
   const log = { text: '' };
   await serving(child, log);
   child.kill('SIGHUP');
-  while (!(log.text.includes('snapshot: reloaded version v1') && log.text.includes('keys: reloaded'))) await once(child.stderr!, 'data');
+  // CURRENT still names v1, so the snapshot is not read again; the keys file is.
+  while (!(log.text.includes('snapshot: still version v1') && log.text.includes('keys: reloaded'))) await once(child.stderr!, 'data');
   const exited = once(child, 'exit');
   child.kill('SIGINT');
   assert.equal((await exited)[0], 0, 'SIGINT stops gracefully with exit 0');

@@ -1,0 +1,66 @@
+/**
+ * The index serves each row as stored and derives the free-plan variant from it: by cutting the
+ * written field when it is the last member, else by re-serialising. Either way the facts variant
+ * must be exactly the row without its written field.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestContext } from 'node:test';
+import { loadSnapshot } from '../../src/data/snapshot-index.js';
+import { pageSlice } from '../../src/data/page.js';
+import { ROW_KINDS } from '../../src/rows/schemas.js';
+import { SNAPSHOT_FORMAT } from '../../src/data/snapshot-format.js';
+import { fixtureRows } from '../fixtures/rows.js';
+
+/** Writes a snapshot whose filings file holds exactly `lines` (other kinds empty). */
+async function rawSnapshot(t: TestContext, lines: string[]): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), 'eqf-index-'));
+  t.after(() => rm(root, { recursive: true, force: true }));
+  await mkdir(join(root, 'v1'));
+  const files: Record<string, { sha256: string; rows: number }> = {};
+  for (const kind of ROW_KINDS) {
+    const text = kind === 'filings' ? lines.map((line) => `${line}\n`).join('') : '';
+    await writeFile(join(root, 'v1', `${kind}.ndjson`), text);
+    files[`${kind}.ndjson`] = { sha256: createHash('sha256').update(text).digest('hex'), rows: kind === 'filings' ? lines.length : 0 };
+  }
+  await writeFile(join(root, 'v1', 'manifest.json'), JSON.stringify({
+    format: SNAPSHOT_FORMAT, version: 'v1', created_at: '2026-11-21T00:00:00Z', data_through: null, build: {}, files,
+  }));
+  await writeFile(join(root, 'CURRENT'), 'v1\n');
+  return root;
+}
+
+const base = fixtureRows().filings.sort((a, b) => b.filed_at.localeCompare(a.filed_at))[0]!;
+
+test('a row whose summary is not its last member, or is written with other escapes, still loses exactly its summary', async (t) => {
+  const { summary, ...facts } = { ...base, summary: 'Filed "4" on 2025-04-25, café.' };
+  const summaryFirst = JSON.stringify({ summary, ...facts });
+  const escaped = JSON.stringify({ ...facts, summary }).replace('café', 'caf\\u00e9');
+  const trickyCompany = { ...facts, company: 'Acme ,"summary":" Co', summary };
+  for (const line of [summaryFirst, escaped, JSON.stringify(trickyCompany)]) {
+    const root = await rawSnapshot(t, [line]);
+    const snapshot = await loadSnapshot(root);
+    const page = snapshot.list('filings', null);
+    const full = JSON.parse(`[${pageSlice(page, 'full', 1).bytes.toString()}]`)[0];
+    const free = JSON.parse(`[${pageSlice(page, 'facts', 1).bytes.toString()}]`)[0];
+    assert.deepEqual(full, JSON.parse(line), 'the full variant is the stored row');
+    const { summary: _dropped, ...expected } = JSON.parse(line);
+    assert.deepEqual(free, expected, `facts variant of ${line.slice(0, 60)}…`);
+  }
+});
+
+test('the canonical layout is cut from the stored bytes, and a row without summary is the same in both variants', async (t) => {
+  const { summary: _s, ...bare } = base;
+  const withSummary = { ...base, accession_no: '0000320193-25-999999', summary: 'Ünïcode summary ✓' };
+  const root = await rawSnapshot(t, [JSON.stringify(withSummary), JSON.stringify(bare)]);
+  const page = (await loadSnapshot(root)).list('filings', null);
+  const free = pageSlice(page, 'facts', 2).bytes.toString();
+  const full = pageSlice(page, 'full', 2).bytes.toString();
+  assert.equal(full, `${JSON.stringify(withSummary)},${JSON.stringify(bare)}`);
+  const { summary: _t, ...withoutSummary } = withSummary;
+  assert.equal(free, `${JSON.stringify(withoutSummary)},${JSON.stringify(bare)}`);
+});
