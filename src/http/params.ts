@@ -42,6 +42,7 @@ export function splitQuery(raw: string): SplitQuery {
   const pairs: [string, string][] = [];
   let malformed = false;
   const decode = (text: string): string => {
+    if (text.indexOf('%') === -1 && text.indexOf('+') === -1) return text;
     try {
       return decodeURIComponent(text.replace(/\+/g, ' '));
     } catch {
