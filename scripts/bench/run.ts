@@ -98,7 +98,11 @@ async function main(): Promise<number> {
     const captured: Record<string, { headers: Record<string, string>; body: string }> = {};
     const bodyBytes: Record<string, number> = {};
     for (const endpoint of ENDPOINTS) {
-      const response = await fetch(`${api.url}${endpoint.path.replace('{T}', tickers[0]!)}`, { headers: { 'X-API-Key': firstKey } });
+      // identity: wrk sends no Accept-Encoding, so this is the response it gets (fetch would ask
+      // for gzip and decompress it, leaving a Content-Encoding header that does not fit the body).
+      const response = await fetch(`${api.url}${endpoint.path.replace('{T}', tickers[0]!)}`, {
+        headers: { 'X-API-Key': firstKey, 'Accept-Encoding': 'identity' },
+      });
       const body = await response.text();
       if (response.status !== 200) throw new Error(`probe of ${endpoint.path} answered ${response.status}: ${body.slice(0, 200)}`);
       const headers: Record<string, string> = {};
