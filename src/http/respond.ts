@@ -19,14 +19,6 @@ export type HeaderList = readonly (readonly [string, string | number])[];
 /** Prepared constants of one handler. */
 export interface Responder {
   /**
-   * The success envelope around prepared rows (decisions §5: `count` always present).
-   *
-   * @param rowsJson - rows as JSON, comma-separated, without brackets.
-   * @param count - number of rows in `rowsJson`.
-   * @param asOf - `as_of`, RFC 3339.
-   */
-  successBody(rowsJson: string, count: number, asOf: string): string;
-  /**
    * Sends the success envelope around prepared rows with status 200. Rows given as UTF-8 bytes
    * (a page slice) are written to the socket as they are, between the envelope's head and tail,
    * in one write; they are copied only to be compressed.
@@ -126,7 +118,6 @@ export function createResponder(license: string, attribution: string, compressMi
     `{"ok":false,"error":"${code}","detail":${JSON.stringify(detail)},"license":${licenseJson}}`;
 
   return {
-    successBody,
     errorBody,
     send,
     sendSuccess,
