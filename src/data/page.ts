@@ -22,11 +22,21 @@ export interface Page {
   readonly fullEnds: Uint32Array;
   /** Likewise for `facts`. */
   readonly factsEnds: Uint32Array;
+  /**
+   * The last slice of `full` handed out by {@link pageSlice}, kept so that the next response of
+   * the same size reuses the view instead of making one (a Buffer view is an allocation with a
+   * constructor call, a visible cost per request). At most one per variant, so the cache is
+   * bounded by the number of pages.
+   */
+  lastFullSlice: Buffer | undefined;
+  /** Likewise for `facts`. */
+  lastFactsSlice: Buffer | undefined;
 }
 
 /** A list with no rows. */
 export const EMPTY_PAGE: Page = Object.freeze({
   length: 0, full: Buffer.alloc(0), facts: Buffer.alloc(0), fullEnds: new Uint32Array(0), factsEnds: new Uint32Array(0),
+  lastFullSlice: undefined, lastFactsSlice: undefined,
 });
 
 /**
@@ -39,10 +49,33 @@ export const EMPTY_PAGE: Page = Object.freeze({
  */
 export function pageSlice(page: Page, variant: Variant, n: number): { bytes: Buffer; count: number } {
   const count = Math.min(n, page.length);
-  if (count === 0) return { bytes: EMPTY_PAGE.full, count: 0 };
-  return variant === 'full'
-    ? { bytes: page.full.subarray(0, page.fullEnds[count - 1]), count }
-    : { bytes: page.facts.subarray(0, page.factsEnds[count - 1]), count };
+  return { bytes: pageBytes(page, variant, count), count };
+}
+
+/**
+ * The UTF-8 JSON of the first `count` rows of a page, comma-separated (no brackets): the request
+ * path's form of {@link pageSlice}. The bytes are a view of the page, not a copy; callers must
+ * not write to them.
+ *
+ * @param page - the list.
+ * @param variant - which serialisation.
+ * @param count - rows wanted, from 0 to `page.length`.
+ */
+export function pageBytes(page: Page, variant: Variant, count: number): Buffer {
+  if (count === 0) return EMPTY_PAGE.full;
+  if (variant === 'full') {
+    if (count === page.length) return page.full;
+    const end = page.fullEnds[count - 1]!;
+    // Row ends strictly increase, so a cached view's length names its row count.
+    const cached = page.lastFullSlice;
+    if (cached !== undefined && cached.length === end) return cached;
+    return (page.lastFullSlice = page.full.subarray(0, end));
+  }
+  if (count === page.length) return page.facts;
+  const end = page.factsEnds[count - 1]!;
+  const cached = page.lastFactsSlice;
+  if (cached !== undefined && cached.length === end) return cached;
+  return (page.lastFactsSlice = page.facts.subarray(0, end));
 }
 
 /**
@@ -82,7 +115,7 @@ export class PageBuilder {
     const length = this.full.rows;
     const [full, fullEnds] = this.full.take();
     const [facts, factsEnds] = this.facts.take();
-    return { length, full, facts, fullEnds, factsEnds };
+    return { length, full, facts, fullEnds, factsEnds, lastFullSlice: undefined, lastFactsSlice: undefined };
   }
 }
 

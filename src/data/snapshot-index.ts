@@ -66,7 +66,7 @@ export async function loadSnapshot(root: string, version?: string): Promise<Snap
     keyed?.add(line, facts, facts === line ? undefined : CLOSE_BRACE);
   });
 
-  const lists = new Map<RowKind, KindLists>();
+  const lists = {} as Record<RowKind, KindLists>;
   let built = 0;
   for (const kind of ROW_KINDS) {
     const pages = new Map<string, Page>();
@@ -75,14 +75,14 @@ export async function loadSnapshot(root: string, version?: string): Promise<Snap
       // Let requests in between (a reload runs while the old snapshot serves).
       if (++built % PAGES_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
     }
-    lists.set(kind, { overview: overview.get(kind)!.build(), byKey: pages });
+    lists[kind] = { overview: overview.get(kind)!.build(), byKey: pages };
   }
   return Object.freeze({
     version: manifest.version,
     manifest,
     rowCounts: Object.freeze(rowCounts),
     list(kind: RowKind, key: string | null): Page {
-      const kindLists = lists.get(kind)!;
+      const kindLists = lists[kind];
       return key === null ? kindLists.overview : kindLists.byKey.get(key) ?? EMPTY_PAGE;
     },
   });

@@ -28,46 +28,69 @@ export const RATE_LIMIT_HEADER_NAMES: readonly string[] = Object.freeze([
 ]);
 
 /**
- * `RateLimit-Policy` values by "perMinute/perDay". The limits come from the plan table, so
- * there are as many entries as plans: the value is built once per plan, not per request.
+ * `RateLimit-Policy` values by minute limit, then day limit. The limits come from the plan
+ * table, so there are as many entries as plans: the value is built once per plan, not per request.
  */
-const policyByLimits = new Map<string, string>();
+const policyByLimits = new Map<number, Map<number, string>>();
 
-/** Bound on {@link policyByLimits}, far above the number of plans; a guard, not a tuning knob. */
+/** Bound on the cached policies, far above the number of plans; a guard, not a tuning knob. */
 const MAX_CACHED_POLICIES = 64;
+let cachedPolicies = 0;
 
 function policy(minuteLimit: number, dayLimit: number): string {
-  const cacheKey = `${minuteLimit}/${dayLimit}`;
-  let value = policyByLimits.get(cacheKey);
+  let byDay = policyByLimits.get(minuteLimit);
+  let value = byDay?.get(dayLimit);
   if (value === undefined) {
     value = `"minute";q=${minuteLimit};w=${MINUTE_WINDOW_SECONDS}, "day";q=${dayLimit};w=${DAY_WINDOW_SECONDS}`;
-    if (policyByLimits.size >= MAX_CACHED_POLICIES) policyByLimits.clear();
-    policyByLimits.set(cacheKey, value);
+    if (cachedPolicies >= MAX_CACHED_POLICIES) {
+      policyByLimits.clear();
+      cachedPolicies = 0;
+      byDay = undefined;
+    }
+    if (byDay === undefined) policyByLimits.set(minuteLimit, (byDay = new Map()));
+    byDay.set(dayLimit, value);
+    cachedPolicies++;
   }
   return value;
 }
 
 /**
- * The rate-limit headers for a decision of the limiter, as name/value pairs in this order:
- * `X-RateLimit-Limit-Minute`, `X-RateLimit-Remaining-Minute`, `X-RateLimit-Limit-Day`,
- * `X-RateLimit-Remaining-Day`, `RateLimit-Policy` (e.g. `"minute";q=60;w=60, "day";q=5000;w=86400`),
- * `RateLimit` (e.g. `"minute";r=41;t=1, "day";r=4711;t=18`, where `r` is the whole tokens
- * remaining and `t` the whole seconds until the next token, 0 when full), and, only when the
- * request was refused, `Retry-After` (whole seconds, at least 1).
+ * Appends the rate-limit header fields of a limiter decision to a flat field list (name, value,
+ * name, value…), in this order: `X-RateLimit-Limit-Minute`, `X-RateLimit-Remaining-Minute`,
+ * `X-RateLimit-Limit-Day`, `X-RateLimit-Remaining-Day` (whole numbers), `RateLimit-Policy`
+ * (e.g. `"minute";q=60;w=60, "day";q=5000;w=86400`), `RateLimit` (e.g.
+ * `"minute";r=41;t=1, "day";r=4711;t=18`, where `r` is the whole tokens remaining and `t` the
+ * whole seconds until the next token, 0 when full), and, only when the request was refused,
+ * `Retry-After` (whole seconds, at least 1). This is the request path's form: it allocates
+ * only the `RateLimit` value.
+ *
+ * @param fields - the list to append to.
+ * @param decision - from {@link Limiter.take} or {@link Limiter.peek}.
+ */
+export function appendRateLimitFields(fields: (string | number)[], decision: LimitDecision): void {
+  const { minute, day } = decision;
+  fields.push(
+    'X-RateLimit-Limit-Minute', minute.limit,
+    'X-RateLimit-Remaining-Minute', minute.remaining,
+    'X-RateLimit-Limit-Day', day.limit,
+    'X-RateLimit-Remaining-Day', day.remaining,
+    'RateLimit-Policy', policy(minute.limit, day.limit),
+    'RateLimit', `"minute";r=${minute.remaining};t=${minute.nextTokenSeconds}, "day";r=${day.remaining};t=${day.nextTokenSeconds}`,
+  );
+  if (!decision.allowed) fields.push('Retry-After', decision.retryAfterSeconds ?? 1);
+}
+
+/**
+ * The rate-limit headers of a decision as `[name, value]` pairs with string values, in the
+ * order of {@link appendRateLimitFields}.
  *
  * @param decision - from {@link Limiter.take} or {@link Limiter.peek}.
- * @returns a new array of `[name, value]` pairs; values are strings.
+ * @returns a new array of pairs.
  */
 export function rateLimitHeaders(decision: LimitDecision): [string, string][] {
-  const { minute, day } = decision;
-  const headers: [string, string][] = [
-    ['X-RateLimit-Limit-Minute', String(minute.limit)],
-    ['X-RateLimit-Remaining-Minute', String(minute.remaining)],
-    ['X-RateLimit-Limit-Day', String(day.limit)],
-    ['X-RateLimit-Remaining-Day', String(day.remaining)],
-    ['RateLimit-Policy', policy(minute.limit, day.limit)],
-    ['RateLimit', `"minute";r=${minute.remaining};t=${minute.nextTokenSeconds}, "day";r=${day.remaining};t=${day.nextTokenSeconds}`],
-  ];
-  if (!decision.allowed) headers.push(['Retry-After', String(decision.retryAfterSeconds ?? 1)]);
-  return headers;
+  const fields: (string | number)[] = [];
+  appendRateLimitFields(fields, decision);
+  const pairs: [string, string][] = [];
+  for (let i = 0; i < fields.length; i += 2) pairs.push([String(fields[i]), String(fields[i + 1])]);
+  return pairs;
 }

@@ -13,10 +13,10 @@ import { API_PREFIX, ALLOWED_METHODS, findRoute } from '../routes.js';
 import { Breaker } from '../guard/breaker.js';
 import { Limiter } from '../guard/limiter.js';
 import { createLoadSampler } from '../guard/load-sampler.js';
-import { rateLimitHeaders } from '../guard/rate-limit-headers.js';
+import { appendRateLimitFields } from '../guard/rate-limit-headers.js';
 import { Reloader } from '../data/reloader.js';
 import { loadSnapshot, type SnapshotIndex } from '../data/snapshot-index.js';
-import { pageSlice } from '../data/page.js';
+import { pageBytes } from '../data/page.js';
 import { CURRENT_FILE } from '../data/snapshot-format.js';
 import { readCurrentVersion } from '../data/snapshot-reader.js';
 import { hashKey, readKeysFile, type KeyTable, type KeyRecord } from '../keys/keys-file.js';
@@ -25,7 +25,7 @@ import { isDemoKeysFile, resolveOptions, type HandlerOptions } from '../options.
 import { PACKAGE_VERSION } from '../version.js';
 import { presentedKey } from './auth.js';
 import { hasKeyInQuery, parseListQuery, splitQuery } from './params.js';
-import { createResponder, type HeaderList } from './respond.js';
+import { createResponder, type HeaderFields } from './respond.js';
 import { metaRow } from './meta-row.js';
 import { clientErrorResponse } from './client-error.js';
 
@@ -35,7 +35,11 @@ export interface Handler {
   handle(req: IncomingMessage, res: ServerResponse): void;
   /** Answers a request Node's parser refused (mount on the server's `clientError` event). */
   clientError(error: Error & { code?: string }, socket: Socket): void;
-  /** Settles when the first snapshot and keys file are loaded; rejects when either is broken. */
+  /**
+   * Settles when the first snapshot and keys file are loaded. Rejects when either is broken: with
+   * that load's error, or, when both are, with one error whose message names both (snapshot first),
+   * so the outcome does not depend on which read finished first.
+   */
   readonly ready: Promise<void>;
   /** Reloads snapshot and keys file (SIGHUP); each keeps its old value when the new one fails. */
   reload(): Promise<{ snapshot: boolean; keys: boolean }>;
@@ -54,7 +58,8 @@ export interface Handler {
   readonly events: EventEmitter;
 }
 
-const AUTH_HEADERS: HeaderList = [['Cache-Control', 'private, no-cache'], ['Vary', 'Authorization, X-API-Key']];
+/** Start of every path under the API prefix. */
+const API_PATH_START = `${API_PREFIX}/`;
 
 /**
  * Creates the API handler. Loading starts at once; until it finishes, API requests get 503
@@ -92,7 +97,10 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     reloader.on('refused', (error: Error) => events.emit('refused', name, error));
   }
 
-  const ready = Promise.all([snapshots.start(), keys.start()]).then(() => {
+  const ready = Promise.allSettled([snapshots.start(), keys.start()]).then((loads) => {
+    const failures = loads.flatMap((load) => (load.status === 'rejected' ? [load.reason as Error] : []));
+    if (failures.length === 1) throw failures[0]!;
+    if (failures.length > 1) throw new Error(failures.map((error) => String(error.message)).join('; '), { cause: failures });
     if (isDemoKeysFile(opts.keysFile)) log('WARNING: serving with the demo keys (keys.demo.json); their keys are public. Use --keys for real ones.');
     if (opts.watchIntervalMs > 0) {
       snapshots.watch();
@@ -105,96 +113,128 @@ export function createHandler(options: HandlerOptions = {}): Handler {
   const idPrefix = randomBytes(4).toString('hex');
   let requestCounter = 0;
 
+  // as_of is the clock at the response (decisions §5); responses in the same millisecond share
+  // its text, which Date#toISOString would otherwise build each time.
+  let asOfMs = Number.NaN;
+  let asOfText = '';
+  const asOf = (): string => {
+    const ms = now();
+    if (ms !== asOfMs) {
+      asOfMs = ms;
+      asOfText = new Date(ms).toISOString();
+    }
+    return asOfText;
+  };
+
   function dispatch(req: IncomingMessage, res: ServerResponse, requestId: string): void {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
     const snapshot = snapshots.current;
-    const base: [string, string | number][] = [['X-Request-Id', requestId]];
-    if (snapshot) base.push(['X-Snapshot-Version', snapshot.version]);
-    const fail = (error: ApiError, extra: HeaderList = []): void => responder.sendError(req, res, error, [...base, ...extra]);
+    // The response's header fields, grown step by step; whichever step answers sends them.
+    const fields: HeaderFields = snapshot === undefined
+      ? ['X-Request-Id', requestId]
+      : ['X-Request-Id', requestId, 'X-Snapshot-Version', snapshot.version];
 
     // 1. Breaker: everything under /api/v1, the document included (decisions §8).
-    if (path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) {
-      if (!breaker.admit()) return fail(new ApiError('service_busy', undefined, breaker.retryAfterSeconds));
+    if (path === API_PREFIX || path.startsWith(API_PATH_START)) {
+      if (!breaker.admit()) return responder.sendError(req, res, new ApiError('service_busy', undefined, breaker.retryAfterSeconds), fields);
       // admit() itself may move open → half_open; read the state after it to know a trial.
       if (breaker.state === 'half_open') res.once('close', () => breaker.trialDone());
     }
     // 2. Route.
     const match = findRoute(req.method ?? 'GET', path);
-    if (match.status === 'not_found') return fail(new ApiError('not_found', `No such path: ${path.slice(0, 100)}`));
-    if (match.status === 'method_not_allowed') return fail(new ApiError('method_not_allowed'), [['Allow', ALLOWED_METHODS]]);
-    const route = match.route;
-    const { pairs, malformed } = splitQuery(q === -1 ? '' : url.slice(q + 1));
-    if (route.target.kind === 'healthz') return responder.send(req, res, 200, [...base, ['Cache-Control', 'no-store']], '{"ok":true,"status":"live"}');
-    if (route.target.kind === 'readyz') {
-      if (!snapshot || !keys.current || breaker.state !== 'closed') {
-        return fail(new ApiError('service_busy', snapshot ? 'The breaker is open.' : 'No snapshot is loaded yet.', breaker.retryAfterSeconds));
-      }
-      return responder.send(req, res, 200, [...base, ['Cache-Control', 'no-store']], `{"ok":true,"status":"ready","snapshot_version":${JSON.stringify(snapshot.version)}}`);
+    if (match.status === 'not_found') return responder.sendError(req, res, new ApiError('not_found', `No such path: ${path.slice(0, 100)}`), fields);
+    if (match.status === 'method_not_allowed') {
+      fields.push('Allow', ALLOWED_METHODS);
+      return responder.sendError(req, res, new ApiError('method_not_allowed'), fields);
     }
-    if (route.target.kind === 'openapi') {
-      parseListQuery(pairs, malformed, route, null);
-      return responder.send(req, res, 200, [...base, ['Cache-Control', 'public, max-age=300']], openApiJson);
+    const route = match.route;
+    const target = route.target;
+    const { pairs, malformed } = splitQuery(q === -1 ? '' : url.slice(q + 1));
+    if (target.kind === 'healthz') {
+      fields.push('Cache-Control', 'no-store');
+      return responder.send(req, res, 200, fields, '{"ok":true,"status":"live"}');
+    }
+    if (target.kind === 'readyz') {
+      if (!snapshot || !keys.current || breaker.state !== 'closed') {
+        return responder.sendError(req, res, new ApiError('service_busy', snapshot ? 'The breaker is open.' : 'No snapshot is loaded yet.', breaker.retryAfterSeconds), fields);
+      }
+      fields.push('Cache-Control', 'no-store');
+      return responder.send(req, res, 200, fields, `{"ok":true,"status":"ready","snapshot_version":${JSON.stringify(snapshot.version)}}`);
+    }
+    if (target.kind === 'openapi') {
+      try {
+        parseListQuery(pairs, malformed, route, null);
+      } catch (error) {
+        return responder.sendError(req, res, error as ApiError, fields);
+      }
+      fields.push('Cache-Control', 'public, max-age=300');
+      return responder.send(req, res, 200, fields, openApiJson);
     }
     const keyTable = keys.current;
-    if (!snapshot || !keyTable) return fail(new ApiError('service_busy', 'No snapshot is loaded yet.', 1));
+    if (!snapshot || !keyTable) return responder.sendError(req, res, new ApiError('service_busy', 'No snapshot is loaded yet.', 1), fields);
 
     // 3-6. Key, account, subscription, plan. None of these reach the limiter.
-    const auth: HeaderList = [...base, ...AUTH_HEADERS];
+    fields.push('Cache-Control', 'private, no-cache', 'Vary', 'Authorization, X-API-Key');
     let key: KeyRecord | undefined;
     try {
       key = keyTable.byHash.get(hashKey(presentedKey(req.headers, hasKeyInQuery(pairs))));
     } catch (error) {
-      return responder.sendError(req, res, error as ApiError, auth);
+      return responder.sendError(req, res, error as ApiError, fields);
     }
-    if (!key) return responder.sendError(req, res, new ApiError('invalid_api_key', 'The API key is not known.'), auth);
-    if (key.status === 'inactive') return responder.sendError(req, res, new ApiError('account_unavailable'), auth);
-    if (key.status === 'suspended') return responder.sendError(req, res, new ApiError('subscription_suspended'), auth);
+    if (!key) return responder.sendError(req, res, new ApiError('invalid_api_key', 'The API key is not known.'), fields);
+    if (key.status === 'inactive') return responder.sendError(req, res, new ApiError('account_unavailable'), fields);
+    if (key.status === 'suspended') return responder.sendError(req, res, new ApiError('subscription_suspended'), fields);
     const plan = findPlan(key.plan);
-    if (!plan) return responder.sendError(req, res, new ApiError('api_not_available_on_plan'), auth);
+    if (!plan) return responder.sendError(req, res, new ApiError('api_not_available_on_plan'), fields);
 
     // 7. Limits: meta reads usage without spending it (decisions §3).
     const decision = route.countsAgainstLimits ? limiter.take(key.id, plan) : limiter.peek(key.id, plan);
-    const limited: HeaderList = [...auth, ...rateLimitHeaders(decision)];
+    appendRateLimitFields(fields, decision);
     if (route.countsAgainstLimits && !decision.allowed) {
-      return responder.sendError(req, res, new ApiError(decision.code!, undefined, decision.retryAfterSeconds), limited);
+      return responder.sendError(req, res, new ApiError(decision.code!, undefined, decision.retryAfterSeconds), fields);
     }
     // 8. Parameters (a 400 has consumed its token).
     let query;
     try {
       query = parseListQuery(pairs, malformed, route, plan);
     } catch (error) {
-      return responder.sendError(req, res, error as ApiError, limited);
+      return responder.sendError(req, res, error as ApiError, fields);
     }
     // 9. Rows.
-    const asOf = new Date(now()).toISOString();
-    if (route.target.kind === 'meta') {
-      return responder.sendSuccess(req, res, limited, JSON.stringify(metaRow(key, plan, decision, snapshot.manifest)), 1, asOf);
+    if (target.kind === 'meta') {
+      return responder.sendSuccess(req, res, fields, JSON.stringify(metaRow(key, plan, decision, snapshot.manifest)), 1, asOf());
     }
-    if (route.target.kind === 'rows') {
-      const slice = pageSlice(snapshot.list(route.target.rows, query.key), plan.summaries ? 'full' : 'facts', query.limit);
-      return responder.sendSuccess(req, res, limited, slice.bytes, slice.count, asOf);
+    if (target.kind === 'rows') {
+      const page = snapshot.list(target.rows, query.key);
+      const count = Math.min(query.limit, page.length);
+      return responder.sendSuccess(req, res, fields, pageBytes(page, plan.summaries ? 'full' : 'facts', count), count, asOf());
     }
     throw new Error(`route ${route.path} has no answer`);
   }
 
+  /** Ends a request's count in flight (one listener shared by every response). */
+  const requestClosed = (): void => {
+    inFlight--;
+  };
+
   return {
     handle(req, res) {
       inFlight++;
-      res.once('close', () => { inFlight--; });
+      res.on('close', requestClosed);
       const requestId = `${idPrefix}-${(requestCounter++).toString(36)}`;
       try {
         dispatch(req, res, requestId);
       } catch (error) {
         if (error instanceof ApiError) {
-          responder.sendError(req, res, error, [['X-Request-Id', requestId]]);
+          responder.sendError(req, res, error, ['X-Request-Id', requestId]);
           return;
         }
         // The path only: the query string may hold a key and is never logged.
         log(`internal error ${requestId} on ${req.method} ${(req.url ?? '').split('?')[0]}: ${(error as Error).stack ?? String(error)}`);
         if (!res.headersSent) {
-          responder.sendError(req, res, new ApiError('internal_error', `Internal error; request id ${requestId}.`), [['X-Request-Id', requestId]]);
+          responder.sendError(req, res, new ApiError('internal_error', `Internal error; request id ${requestId}.`), ['X-Request-Id', requestId]);
         } else {
           res.destroy();
         }

@@ -40,27 +40,39 @@ const NO_QUERY: SplitQuery = Object.freeze({ pairs: [], malformed: false });
 export function splitQuery(raw: string): SplitQuery {
   if (raw.length === 0) return NO_QUERY;
   const pairs: [string, string][] = [];
-  let malformed = false;
-  const decode = (text: string): string => {
-    if (text.indexOf('%') === -1 && text.indexOf('+') === -1) return text;
-    try {
-      return decodeURIComponent(text.replace(/\+/g, ' '));
-    } catch {
-      malformed = true;
-      return text;
+  const state = { malformed: false };
+  let start = 0;
+  while (start <= raw.length) {
+    let end = raw.indexOf('&', start);
+    if (end === -1) end = raw.length;
+    if (end > start) {
+      const eq = raw.indexOf('=', start);
+      pairs.push(eq === -1 || eq > end
+        ? [decodeComponent(raw.slice(start, end), state), '']
+        : [decodeComponent(raw.slice(start, eq), state), decodeComponent(raw.slice(eq + 1, end), state)]);
     }
-  };
-  for (const segment of raw.split('&')) {
-    if (segment.length === 0) continue;
-    const eq = segment.indexOf('=');
-    pairs.push([decode(eq === -1 ? segment : segment.slice(0, eq)), eq === -1 ? '' : decode(segment.slice(eq + 1))]);
+    start = end + 1;
   }
-  return { pairs, malformed };
+  return { pairs, malformed: state.malformed };
+}
+
+/** Decodes one name or value; on malformed percent-encoding, flags it and keeps the text raw. */
+function decodeComponent(text: string, state: { malformed: boolean }): string {
+  if (text.indexOf('%') === -1 && text.indexOf('+') === -1) return text;
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    state.malformed = true;
+    return text;
+  }
 }
 
 /** Whether any query parameter looks like an API key (checked before the key, decisions §1). */
 export function hasKeyInQuery(pairs: readonly [string, string][]): boolean {
-  return pairs.some(([name]) => KEY_PARAM_NAMES.has(name.toLowerCase()));
+  for (let i = 0; i < pairs.length; i++) {
+    if (KEY_PARAM_NAMES.has(pairs[i]![0].toLowerCase())) return true;
+  }
+  return false;
 }
 
 /**
@@ -74,16 +86,20 @@ export function hasKeyInQuery(pairs: readonly [string, string][]): boolean {
  */
 export function parseListQuery(pairs: readonly [string, string][], malformed: boolean, route: Route, plan: Plan | null): ListQuery {
   if (malformed) throw invalid('the query string has malformed percent-encoding');
-  const seen = new Set<string>();
+  const allowed = route.params as readonly string[];
+  // Bit i set: allowed[i] was given (a route takes a handful of parameters).
+  let seen = 0;
   let limit = DEFAULT_PAGE_SIZE;
   let key: string | null = null;
-  for (const [name, value] of pairs) {
-    if (!(route.params as readonly string[]).includes(name)) {
-      const allowed = route.params.length === 0 ? 'this endpoint takes no query parameters' : `allowed: ${route.params.join(', ')}`;
-      throw invalid(`unknown query parameter "${truncate(name)}" (${allowed})`);
+  for (let i = 0; i < pairs.length; i++) {
+    const [name, value] = pairs[i]!;
+    const index = allowed.indexOf(name);
+    if (index === -1) {
+      const listed = allowed.length === 0 ? 'this endpoint takes no query parameters' : `allowed: ${allowed.join(', ')}`;
+      throw invalid(`unknown query parameter "${truncate(name)}" (${listed})`);
     }
-    if (seen.has(name)) throw invalid(`parameter "${name}" is given more than once`);
-    seen.add(name);
+    if ((seen & (1 << index)) !== 0) throw invalid(`parameter "${name}" is given more than once`);
+    seen |= 1 << index;
     const param = name as ParamName;
     if (param === 'limit') limit = parseLimit(value);
     else if (param === 'ticker') key = normaliseTicker(value);
@@ -112,7 +128,8 @@ export function parseLimit(value: string): number {
  */
 export function normaliseTicker(value: string): string {
   if (!TICKER.test(value)) throw invalid(`ticker must be 1-12 characters of A-Z a-z 0-9 . - /, got "${truncate(value)}"`);
-  return value.toUpperCase().replace(/[./]/g, '-');
+  const upper = value.toUpperCase();
+  return upper.indexOf('.') === -1 && upper.indexOf('/') === -1 ? upper : upper.replace(/[./]/g, '-');
 }
 
 /**

@@ -3,9 +3,10 @@
  * gzip or br for bodies over the threshold when the client accepts them. Constant parts are
  * prepared once per handler.
  */
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { ERRORS, type ApiError, type ErrorCode } from '../errors.js';
+import { MAX_PAGE_SIZE_OF_ANY_PLAN } from '../plans.js';
 
 /** `api_version` of every success response (service spec, "Versioning"). */
 export const API_VERSION = 'v1';
@@ -13,8 +14,13 @@ export const API_VERSION = 'v1';
 /** Content type of every response body. */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
-/** Header pairs added to a response; names as sent. */
-export type HeaderList = readonly (readonly [string, string | number])[];
+/**
+ * Response header fields as one flat list, each name followed by its value:
+ * `['X-Request-Id', 'a1b2c3d4-1f', 'Cache-Control', 'no-store']`. Node's `writeHead` takes this
+ * form as it is (RFC 9110 §5 fields, names sent as written), so a response builds no header
+ * object. A list belongs to one response: the responder appends to it and may replace values.
+ */
+export type HeaderFields = (string | number)[];
 
 /** Prepared constants of one handler. */
 export interface Responder {
@@ -23,21 +29,29 @@ export interface Responder {
    * (a page slice) are written to the socket as they are, between the envelope's head and tail,
    * in one write; they are copied only to be compressed.
    *
+   * @param fields - the response's header fields so far; Content-Type, Content-Length and, for
+   *   bodies over the compression threshold, `Vary: Accept-Encoding` (and Content-Encoding) are added.
    * @param rows - rows as JSON, comma-separated, without brackets: a string or UTF-8 bytes.
    * @param count - number of rows.
    * @param asOf - `as_of`, RFC 3339 (ASCII).
    */
-  sendSuccess(req: IncomingMessage, res: ServerResponse, headers: HeaderList, rows: string | Buffer, count: number, asOf: string): void;
+  sendSuccess(req: IncomingMessage, res: ServerResponse, fields: HeaderFields, rows: string | Buffer, count: number, asOf: string): void;
   /** The error envelope for an error, with `license`. */
   errorBody(code: ErrorCode, detail: string): string;
   /**
-   * Sends a body with status and headers: sets Content-Type and Content-Length, compresses when
-   * allowed, and sends no body for HEAD.
+   * Sends a body with status and header fields: adds Content-Type and Content-Length,
+   * compresses when allowed, and sends no body for HEAD.
    */
-  send(req: IncomingMessage, res: ServerResponse, status: number, headers: HeaderList, body: string | Buffer): void;
-  /** Sends an ApiError in the error envelope, adding `Retry-After` when it has one. */
-  sendError(req: IncomingMessage, res: ServerResponse, error: ApiError, headers: HeaderList): void;
+  send(req: IncomingMessage, res: ServerResponse, status: number, fields: HeaderFields, body: string | Buffer): void;
+  /**
+   * Sends an ApiError in the error envelope with `Cache-Control: no-store` (replacing any other
+   * Cache-Control in `fields`), adding `Retry-After` when the error has one.
+   */
+  sendError(req: IncomingMessage, res: ServerResponse, error: ApiError, fields: HeaderFields): void;
 }
+
+/** Longest row count whose envelope middle is kept prepared: the largest page of any plan. */
+const PREPARED_COUNTS = MAX_PAGE_SIZE_OF_ANY_PLAN;
 
 /**
  * Prepares a responder.
@@ -54,55 +68,62 @@ export function createResponder(license: string, attribution: string, compressMi
   const tail = ']}';
   // Byte lengths of the constant parts (licence and attribution may hold non-ASCII), so a
   // response's Content-Length needs no pass over its body.
-  const constantBytes = Buffer.byteLength(head) + Buffer.byteLength(middle) + dataOpen.length + tail.length;
-  const successBody = (rowsJson: string, count: number, asOf: string): string => `${head}${asOf}${middle}${count}${dataOpen}${rowsJson}${tail}`;
+  const headBytes = Buffer.byteLength(head);
+  const middleBytes = Buffer.byteLength(middle) + dataOpen.length;
+  const tailBytes = tail.length;
+  // `","license":…,"count":N,"data":[` for each page size a response can have, built on first use.
+  const middles: (string | undefined)[] = new Array<string | undefined>(PREPARED_COUNTS + 1).fill(undefined);
+  const middleFor = (count: number): string => {
+    if (count > PREPARED_COUNTS) return `${middle}${count}${dataOpen}`;
+    return middles[count] ??= `${middle}${count}${dataOpen}`;
+  };
+  const successBody = (rowsJson: string, count: number, asOf: string): string => `${head}${asOf}${middleFor(count)}${rowsJson}${tail}`;
 
-  /** Headers as Node takes them, and whether the body is to be compressed (and how). */
-  const prepare = (req: IncomingMessage, headers: HeaderList, length: number): [OutgoingHttpHeaders, 'br' | 'gzip' | null] => {
-    const out: OutgoingHttpHeaders = { 'Content-Type': JSON_CONTENT_TYPE };
-    for (const [name, value] of headers) out[name] = value;
-    if (length <= compressMinBytes) return [out, null];
-    appendVary(out, 'Accept-Encoding');
-    return [out, chooseEncoding(req.headers['accept-encoding'])];
+  /** Adds Content-Type (and Vary for a compressible body); returns the encoding to use, if any. */
+  const prepare = (req: IncomingMessage, fields: HeaderFields, length: number): 'br' | 'gzip' | null => {
+    fields.push('Content-Type', JSON_CONTENT_TYPE);
+    if (length <= compressMinBytes) return null;
+    appendVary(fields, 'Accept-Encoding');
+    const accepted = req.headers['accept-encoding'];
+    return accepted === undefined ? null : chooseEncoding(accepted);
   };
 
-  const compressed = (out: OutgoingHttpHeaders, encoding: 'br' | 'gzip', body: string | Buffer, length: number): Buffer => {
-    out['Content-Encoding'] = encoding;
+  const compressed = (fields: HeaderFields, encoding: 'br' | 'gzip', body: string | Buffer, length: number): Buffer => {
+    fields.push('Content-Encoding', encoding);
     return encoding === 'br'
       ? brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_SIZE_HINT]: length } })
       : gzipSync(body, { level: 6 });
   };
 
-  const send = (req: IncomingMessage, res: ServerResponse, status: number, headers: HeaderList, body: string | Buffer): void => {
+  const send = (req: IncomingMessage, res: ServerResponse, status: number, fields: HeaderFields, body: string | Buffer): void => {
     let length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
-    const [out, encoding] = prepare(req, headers, length);
+    const encoding = prepare(req, fields, length);
     let payload = body;
     if (encoding) {
-      payload = compressed(out, encoding, body, length);
+      payload = compressed(fields, encoding, body, length);
       length = payload.length;
     }
-    out['Content-Length'] = length;
-    res.writeHead(status, out);
+    fields.push('Content-Length', length);
+    res.writeHead(status, fields);
     if (req.method === 'HEAD') res.end();
     else res.end(payload);
   };
 
-  const sendSuccess = (req: IncomingMessage, res: ServerResponse, headers: HeaderList, rows: string | Buffer, count: number, asOf: string): void => {
-    if (typeof rows === 'string') return send(req, res, 200, headers, successBody(rows, count, asOf));
-    const countText = String(count);
-    const length = constantBytes + asOf.length + countText.length + rows.length;
-    const [out, encoding] = prepare(req, headers, length);
-    const front = `${head}${asOf}${middle}${countText}${dataOpen}`;
+  const sendSuccess = (req: IncomingMessage, res: ServerResponse, fields: HeaderFields, rows: string | Buffer, count: number, asOf: string): void => {
+    if (typeof rows === 'string') return send(req, res, 200, fields, successBody(rows, count, asOf));
+    const front = `${head}${asOf}${middleFor(count)}`;
+    const length = headBytes + asOf.length + middleBytes + String(count).length + rows.length + tailBytes;
+    const encoding = prepare(req, fields, length);
     if (encoding) {
-      const payload = compressed(out, encoding, Buffer.concat([Buffer.from(front), rows, Buffer.from(tail)], length), length);
-      out['Content-Length'] = payload.length;
-      res.writeHead(200, out);
+      const payload = compressed(fields, encoding, Buffer.concat([Buffer.from(front), rows, Buffer.from(tail)], length), length);
+      fields.push('Content-Length', payload.length);
+      res.writeHead(200, fields);
       if (req.method === 'HEAD') res.end();
       else res.end(payload);
       return;
     }
-    out['Content-Length'] = length;
-    res.writeHead(200, out);
+    fields.push('Content-Length', length);
+    res.writeHead(200, fields);
     if (req.method === 'HEAD') {
       res.end();
       return;
@@ -121,12 +142,26 @@ export function createResponder(license: string, attribution: string, compressMi
     errorBody,
     send,
     sendSuccess,
-    sendError(req, res, error, headers) {
-      const all: (readonly [string, string | number])[] = [...headers, ['Cache-Control', 'no-store']];
-      if (ERRORS[error.code].retryAfter) all.push(['Retry-After', Math.max(1, Math.ceil(error.retryAfterSeconds ?? 1))]);
-      send(req, res, error.status, all, errorBody(error.code, error.detail));
+    sendError(req, res, error, fields) {
+      setField(fields, 'Cache-Control', 'no-store');
+      if (ERRORS[error.code].retryAfter) setField(fields, 'Retry-After', Math.max(1, Math.ceil(error.retryAfterSeconds ?? 1)));
+      send(req, res, error.status, fields, errorBody(error.code, error.detail));
     },
   };
+}
+
+/**
+ * Sets a header field in a flat list: replaces the value of the first field of that name
+ * (compared as written, since every name here is the project's own), else appends it.
+ */
+export function setField(fields: HeaderFields, name: string, value: string | number): void {
+  for (let i = 0; i < fields.length; i += 2) {
+    if (fields[i] === name) {
+      fields[i + 1] = value;
+      return;
+    }
+  }
+  fields.push(name, value);
 }
 
 /**
@@ -155,7 +190,13 @@ export function chooseEncoding(header: string | undefined): 'br' | 'gzip' | null
   return best;
 }
 
-function appendVary(headers: OutgoingHttpHeaders, name: string): void {
-  const current = headers.Vary;
-  headers.Vary = typeof current === 'string' && current.length > 0 ? `${current}, ${name}` : name;
+/** Adds a name to the Vary field (RFC 9110 §12.5.5), creating the field when there is none. */
+function appendVary(fields: HeaderFields, name: string): void {
+  for (let i = 0; i < fields.length; i += 2) {
+    if (fields[i] === 'Vary') {
+      fields[i + 1] = `${String(fields[i + 1])}, ${name}`;
+      return;
+    }
+  }
+  fields.push('Vary', name);
 }
