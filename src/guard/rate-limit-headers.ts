@@ -37,7 +37,11 @@ const policyByLimits = new Map<number, Map<number, string>>();
 const MAX_CACHED_POLICIES = 64;
 let cachedPolicies = 0;
 
+/** The last policy built or found: nearly every request of a server has the same plan as the one before. */
+let lastPolicy = { minuteLimit: Number.NaN, dayLimit: Number.NaN, value: '' };
+
 function policy(minuteLimit: number, dayLimit: number): string {
+  if (minuteLimit === lastPolicy.minuteLimit && dayLimit === lastPolicy.dayLimit) return lastPolicy.value;
   let byDay = policyByLimits.get(minuteLimit);
   let value = byDay?.get(dayLimit);
   if (value === undefined) {
@@ -51,6 +55,7 @@ function policy(minuteLimit: number, dayLimit: number): string {
     byDay.set(dayLimit, value);
     cachedPolicies++;
   }
+  lastPolicy = { minuteLimit, dayLimit, value };
   return value;
 }
 
