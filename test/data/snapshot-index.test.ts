@@ -64,3 +64,15 @@ test('the canonical layout is cut from the stored bytes, and a row without summa
   const { summary: _t, ...withoutSummary } = withSummary;
   assert.equal(free, `${JSON.stringify(withoutSummary)},${JSON.stringify(bare)}`);
 });
+
+test('page slices of different sizes in turn each hold exactly their rows (the last slice is reused only for its own size)', async (t) => {
+  const rows = [3, 2, 1].map((i) => ({ ...base, accession_no: `0000320193-25-00000${i}` })); // accession_no descending, the kind's order
+  const root = await rawSnapshot(t, rows.map((row) => JSON.stringify(row)));
+  const page = (await loadSnapshot(root)).list('filings', null);
+  const expected = (n: number): string => rows.slice(0, n).map((row) => JSON.stringify(row)).join(',');
+  for (const n of [2, 1, 1, 3, 2, 5, 0, 2]) {
+    const slice = pageSlice(page, 'full', n);
+    assert.equal(slice.count, Math.min(n, 3));
+    assert.equal(slice.bytes.toString(), expected(n), `limit ${n}`);
+  }
+});

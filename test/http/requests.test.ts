@@ -190,6 +190,21 @@ test('authenticated responses carry Cache-Control private, no-cache, Vary and X-
   assert.equal(reply.headers['x-snapshot-version'], 'v1');
 });
 
+test('each header field is sent once: Vary gains Accept-Encoding over 1 KiB, errors replace Cache-Control with no-store', async (t) => {
+  const h = await startHarness(t);
+  const large = await h.get('/api/v1/finance/filings?limit=20', withKey(KEYS.founders));
+  assert.equal(large.status, 200);
+  assert.equal(large.headers.vary, 'Authorization, X-API-Key, Accept-Encoding', 'one Vary field naming all three');
+  assert.equal(large.headers['cache-control'], 'private, no-cache');
+  const unknownKey = await h.get(INSIDERS, withKey('eqf_not_a_key'));
+  assertError(unknownKey, 401, 'invalid_api_key');
+  assert.equal(unknownKey.headers['cache-control'], 'no-store', 'one Cache-Control field, no-store');
+  assert.equal(unknownKey.headers.vary, 'Authorization, X-API-Key');
+  const missing = await h.get('/nope');
+  assert.equal(missing.headers['cache-control'], 'no-store');
+  assert.equal(typeof missing.headers['x-request-id'], 'string', 'one X-Request-Id field');
+});
+
 test('bodies over 1 KiB are compressed with br or gzip when accepted, never when not', async (t) => {
   const h = await startHarness(t);
   const { request } = await import('undici');
