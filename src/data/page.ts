@@ -78,85 +78,186 @@ export function pageBytes(page: Page, variant: Variant, count: number): Buffer {
   return (page.lastFactsSlice = page.facts.subarray(0, end));
 }
 
+/** Bytes per chunk of a {@link RowStore}; a row longer than this gets a chunk of its own. */
+const STORE_CHUNK_BYTES = 4 << 20;
+
+/** Int32 fields per row in a {@link RowStore}'s table. */
+const ROW_FIELDS = 6;
+
 /**
- * Collects up to `capacity` rows, then freezes them into a {@link Page}. Rows are encoded into
- * growing buffers as they arrive, so their JSON strings die young: kept as strings until the
- * end, they were copied through V8's young generation and promoted, and GC was a fifth of a
- * 1M-filing load in the CPU profile.
+ * Where the rows kept during one load wait until their pages are built: their bytes appended
+ * to large chunks, and per row one entry in a table of numbers. Keeping a row costs one copy
+ * and no allocation of its own, and a row kept by two lists (the overview and its ticker's) is
+ * stored once. (Growing one buffer per list by doubling, then copying it to its exact size,
+ * was a fifth of a 1M-filing load in the CPU profile, and its large short-lived buffers made
+ * much of the GC time.) Drop the store once the pages are built.
  */
-export class PageBuilder {
-  private readonly full = new RowBytes();
-  private readonly facts = new RowBytes();
-
-  /** @param capacity - most rows kept; later rows are ignored (rows arrive in order). */
-  constructor(private readonly capacity: number) {}
-
-  /** Whether another row would still be kept. */
-  get hasRoom(): boolean {
-    return this.full.rows < this.capacity;
-  }
+export class RowStore {
+  readonly #chunks: Buffer[] = [];
+  #chunk: Buffer = Buffer.alloc(0);
+  #used = 0;
+  /** Per row: chunk, offset and length of the full bytes; chunk, offset and length of the facts bytes (negative: append `}`). */
+  #table = new Int32Array(ROW_FIELDS * 4096);
+  #rows = 0;
 
   /**
-   * Adds a row in both serialisations, as UTF-8 JSON. The bytes are copied.
+   * Keeps a row in both serialisations.
    *
-   * @param full - the row with written fields.
-   * @param facts - the row without them: its bytes, and optionally bytes to append to them
-   *   (so a row can be cut from `full` without allocating).
+   * @param full - the row with written fields, UTF-8 JSON.
+   * @param facts - the row without them: `full` itself, a view of `full` that starts where it
+   *   starts (stored once, as part of `full`), or other bytes (stored apart).
+   * @param closeFacts - whether `}` follows `facts` (it was cut from `full` before a last member).
+   * @returns the row's number in this store.
    */
-  add(full: Uint8Array, facts: Uint8Array, factsSuffix?: Uint8Array): void {
-    if (!this.hasRoom) return;
-    this.full.append(full);
-    this.facts.append(facts, factsSuffix);
+  keep(full: Uint8Array, facts: Uint8Array, closeFacts: boolean): number {
+    const row = this.#rows++;
+    if ((row + 1) * ROW_FIELDS > this.#table.length) {
+      const grown = new Int32Array(this.#table.length * 2);
+      grown.set(this.#table);
+      this.#table = grown;
+    }
+    const at = row * ROW_FIELDS;
+    const table = this.#table;
+    this.#put(full, at);
+    if (facts === full || (facts.buffer === full.buffer && facts.byteOffset === full.byteOffset && facts.length <= full.length)) {
+      table[at + 3] = table[at]!;
+      table[at + 4] = table[at + 1]!;
+    } else {
+      this.#put(facts, at + 3);
+    }
+    table[at + 5] = closeFacts ? -facts.length - 1 : facts.length;
+    return row;
   }
 
-  /** The finished page; the builder is empty afterwards. */
-  build(): Page {
-    if (this.full.rows === 0) return EMPTY_PAGE;
-    const length = this.full.rows;
-    const [full, fullEnds] = this.full.take();
-    const [facts, factsEnds] = this.facts.take();
-    return { length, full, facts, fullEnds, factsEnds, lastFullSlice: undefined, lastFactsSlice: undefined };
+  /** Bytes of a row's full serialisation. */
+  fullLength(row: number): number {
+    return this.#table[row * ROW_FIELDS + 2]!;
+  }
+
+  /** Bytes of a row's facts serialisation, its closing `}` included. */
+  factsLength(row: number): number {
+    const length = this.#table[row * ROW_FIELDS + 5]!;
+    return length < 0 ? -length : length;
+  }
+
+  /** Copies a row's full bytes into `target` at `at`; returns the offset after them. */
+  copyFull(row: number, target: Buffer, at: number): number {
+    const i = row * ROW_FIELDS;
+    const table = this.#table;
+    const length = table[i + 2]!;
+    const chunk = this.#chunks[table[i]!]!;
+    target.set(chunk.subarray(table[i + 1]!, table[i + 1]! + length), at);
+    return at + length;
+  }
+
+  /** Copies a row's facts bytes (and its `}`) into `target` at `at`; returns the offset after them. */
+  copyFacts(row: number, target: Buffer, at: number): number {
+    const i = row * ROW_FIELDS;
+    const table = this.#table;
+    const stored = table[i + 5]!;
+    const length = stored < 0 ? -stored - 1 : stored;
+    const chunk = this.#chunks[table[i + 3]!]!;
+    target.set(chunk.subarray(table[i + 4]!, table[i + 4]! + length), at);
+    if (stored >= 0) return at + length;
+    target[at + length] = 0x7d; // '}'
+    return at + length + 1;
+  }
+
+  /** Appends bytes to the current chunk (a new one when they do not fit); writes chunk and offset at `table[at]`, length at `table[at + 2]`. */
+  #put(bytes: Uint8Array, at: number): void {
+    if (this.#used + bytes.length > this.#chunk.length) {
+      this.#chunk = Buffer.allocUnsafeSlow(Math.max(STORE_CHUNK_BYTES, bytes.length));
+      this.#chunks.push(this.#chunk);
+      this.#used = 0;
+    }
+    this.#chunk.set(bytes, this.#used);
+    this.#table[at] = this.#chunks.length - 1;
+    this.#table[at + 1] = this.#used;
+    this.#table[at + 2] = bytes.length;
+    this.#used += bytes.length;
   }
 }
 
-/** Smallest growing buffer, bytes. */
-const MIN_CAPACITY = 1024;
+/** Bytes per slab of a {@link PageSlabs}; a page larger than a quarter of it gets its own buffer. */
+const SLAB_BYTES = 4 << 20;
 
-/** Rows joined by commas as UTF-8 in a buffer that doubles when full, and each row's byte end. */
-class RowBytes {
-  private bytes: Buffer = EMPTY_PAGE.full;
-  private size = 0;
-  private ends: number[] = [];
+/**
+ * Memory for built pages: large slabs cut into exact-size views, so that tens of thousands of
+ * small pages are a few allocations, not one each. A slab lives as long as any page in it; all
+ * pages of a snapshot are dropped together when it is replaced.
+ */
+export class PageSlabs {
+  #slab: Buffer = Buffer.alloc(0);
+  #used = 0;
 
-  get rows(): number {
-    return this.ends.length;
+  /** A view of `bytes` fresh bytes (uninitialised). */
+  take(bytes: number): Buffer {
+    if (bytes > SLAB_BYTES / 4) return Buffer.allocUnsafeSlow(bytes);
+    if (this.#used + bytes > this.#slab.length) {
+      this.#slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+      this.#used = 0;
+    }
+    const view = this.#slab.subarray(this.#used, this.#used + bytes);
+    this.#used += bytes;
+    return view;
+  }
+}
+
+/**
+ * Collects up to `capacity` rows of one list as row numbers of a {@link RowStore}, then builds
+ * them into a {@link Page}: each variant's rows joined by commas into one exact-size buffer.
+ */
+export class PageBuilder {
+  readonly #rows: number[] = [];
+
+  /**
+   * @param capacity - most rows kept; later rows are ignored (rows arrive in order).
+   * @param store - where the rows' bytes are.
+   */
+  constructor(private readonly capacity: number, private readonly store: RowStore) {}
+
+  /** Whether another row would still be kept. */
+  get hasRoom(): boolean {
+    return this.#rows.length < this.capacity;
   }
 
-  /** Appends one row: `bytes`, then `suffix` when given, after a comma unless it is the first. */
-  append(bytes: Uint8Array, suffix?: Uint8Array): void {
-    const needed = this.size + 1 + bytes.length + (suffix?.length ?? 0);
-    if (needed > this.bytes.length) {
-      const grown = Buffer.allocUnsafe(Math.max(needed, this.bytes.length * 2, MIN_CAPACITY));
-      this.bytes.copy(grown, 0, 0, this.size);
-      this.bytes = grown;
-    }
-    if (this.ends.length > 0) this.bytes[this.size++] = 0x2c; // ','
-    this.bytes.set(bytes, this.size);
-    this.size += bytes.length;
-    if (suffix) {
-      this.bytes.set(suffix, this.size);
-      this.size += suffix.length;
-    }
-    this.ends.push(this.size);
+  /** Adds a row kept in the store (ignored when the list is full). */
+  add(row: number): void {
+    if (this.#rows.length < this.capacity) this.#rows.push(row);
   }
 
-  /** The bytes, copied to their exact size, and the ends; then empties this list. */
-  take(): [Buffer, Uint32Array] {
-    const out = Buffer.from(this.bytes.subarray(0, this.size));
-    const ends = Uint32Array.from(this.ends);
-    this.bytes = EMPTY_PAGE.full;
-    this.size = 0;
-    this.ends = [];
-    return [out, ends];
+  /**
+   * The finished page, its bytes taken from `slabs`.
+   *
+   * @param slabs - memory for the page's two buffers.
+   */
+  build(slabs: PageSlabs): Page {
+    const rows = this.#rows;
+    const length = rows.length;
+    if (length === 0) return EMPTY_PAGE;
+    const store = this.store;
+    let fullBytes = length - 1;
+    let factsBytes = length - 1;
+    for (let i = 0; i < length; i++) {
+      fullBytes += store.fullLength(rows[i]!);
+      factsBytes += store.factsLength(rows[i]!);
+    }
+    const full = slabs.take(fullBytes);
+    const facts = slabs.take(factsBytes);
+    const fullEnds = new Uint32Array(length);
+    const factsEnds = new Uint32Array(length);
+    let fullAt = 0;
+    let factsAt = 0;
+    for (let i = 0; i < length; i++) {
+      if (i > 0) {
+        full[fullAt++] = 0x2c; // ','
+        facts[factsAt++] = 0x2c;
+      }
+      fullAt = store.copyFull(rows[i]!, full, fullAt);
+      factsAt = store.copyFacts(rows[i]!, facts, factsAt);
+      fullEnds[i] = fullAt;
+      factsEnds[i] = factsAt;
+    }
+    return { length, full, facts, fullEnds, factsEnds, lastFullSlice: undefined, lastFactsSlice: undefined };
   }
 }

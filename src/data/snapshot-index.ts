@@ -8,7 +8,7 @@ import { MAX_PAGE_SIZE_OF_ANY_PLAN } from '../plans.js';
 import { ROW_KINDS, WRITTEN_FIELD, type RowKind } from '../rows/schemas.js';
 import type { SnapshotManifest } from './snapshot-format.js';
 import { readCurrentVersion, readSnapshot } from './snapshot-reader.js';
-import { EMPTY_PAGE, PageBuilder, type Page } from './page.js';
+import { EMPTY_PAGE, PageBuilder, PageSlabs, RowStore, type Page } from './page.js';
 
 /** The field each kind's lists are keyed by (decisions §1: ticker, or cik on whales). */
 export const FILTER_FIELD: Readonly<Record<RowKind, 'ticker' | 'cik'>> = Object.freeze({
@@ -46,11 +46,12 @@ export interface SnapshotIndex {
  */
 export async function loadSnapshot(root: string, version?: string): Promise<SnapshotIndex> {
   const chosen = version ?? await readCurrentVersion(root);
+  const store = new RowStore();
   const overview = new Map<RowKind, PageBuilder>();
   const byKey = new Map<RowKind, Map<string, PageBuilder>>();
   const rowCounts = {} as Record<RowKind, number>;
   for (const kind of ROW_KINDS) {
-    overview.set(kind, new PageBuilder(MAX_PAGE_SIZE_OF_ANY_PLAN));
+    overview.set(kind, new PageBuilder(MAX_PAGE_SIZE_OF_ANY_PLAN, store));
     byKey.set(kind, new Map());
     rowCounts[kind] = 0;
   }
@@ -59,23 +60,25 @@ export async function loadSnapshot(root: string, version?: string): Promise<Snap
     rowCounts[kind]++;
     const all = overview.get(kind)!;
     const key = row[FILTER_FIELD[kind]];
-    const keyed = typeof key === 'string' ? builderFor(byKey.get(kind)!, key) : undefined;
+    const keyed = typeof key === 'string' ? builderFor(byKey.get(kind)!, key, store) : undefined;
     if (!all.hasRoom && !keyed?.hasRoom) return;
     const facts = factsOf(row, line, WRITTEN_FIELD[kind]);
-    all.add(line, facts, facts === line ? undefined : CLOSE_BRACE);
-    keyed?.add(line, facts, facts === line ? undefined : CLOSE_BRACE);
+    const kept = store.keep(line, facts, facts !== line);
+    all.add(kept);
+    keyed?.add(kept);
   });
 
   const lists = {} as Record<RowKind, KindLists>;
+  const slabs = new PageSlabs();
   let built = 0;
   for (const kind of ROW_KINDS) {
     const pages = new Map<string, Page>();
     for (const [key, builder] of byKey.get(kind)!) {
-      pages.set(key, builder.build());
+      pages.set(key, builder.build(slabs));
       // Let requests in between (a reload runs while the old snapshot serves).
       if (++built % PAGES_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
     }
-    lists[kind] = { overview: overview.get(kind)!.build(), byKey: pages };
+    lists[kind] = { overview: overview.get(kind)!.build(slabs), byKey: pages };
   }
   return Object.freeze({
     version: manifest.version,
@@ -88,16 +91,15 @@ export async function loadSnapshot(root: string, version?: string): Promise<Snap
   });
 }
 
-function builderFor(map: Map<string, PageBuilder>, key: string): PageBuilder {
+function builderFor(map: Map<string, PageBuilder>, key: string, store: RowStore): PageBuilder {
   let builder = map.get(key);
   if (!builder) {
-    builder = new PageBuilder(MAX_PAGE_SIZE_OF_ANY_PLAN);
+    builder = new PageBuilder(MAX_PAGE_SIZE_OF_ANY_PLAN, store);
     map.set(key, builder);
   }
   return builder;
 }
 
-const CLOSE_BRACE = Buffer.from('}');
 const QUOTE_BRACE = Buffer.from('"}');
 const memberOpenings = new Map<string, Buffer>();
 
