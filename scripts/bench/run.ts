@@ -37,7 +37,7 @@ const config = Object.freeze({
   /** Filings of the snapshot served in the HTTP rounds and reloaded under load. */
   serveFilings: quick ? 100_000 : 1_000_000,
   scaleFilings: quick ? [10_000, 30_000, 100_000] : [100_000, 300_000, 1_000_000],
-  rounds: Number(flags.rounds ?? (quick ? 2 : 3)),
+  rounds: Number(flags.rounds ?? (quick ? 2 : 5)),
   /** Seconds per wrk run in a round. */
   seconds: Number(flags.seconds ?? (quick ? 3 : 10)),
   warmSeconds: quick ? 2 : 5,
