@@ -15,8 +15,12 @@ export const FILTER_FIELD: Readonly<Record<RowKind, 'ticker' | 'cik'>> = Object.
   reports: 'ticker', insiders: 'ticker', whales: 'cik', earnings: 'ticker', filings: 'ticker',
 });
 
-/** Pages built per event-loop turn at the end of a load (each a few hundred rows at most). */
-const PAGES_PER_TURN = 200;
+/**
+ * Longest run of page building at the end of a load before requests get a turn, in ms. A page
+ * copies up to 200 rows in two variants from wherever they were read, so the time a page takes
+ * varies a hundredfold; the build yields by the clock, not by a count of pages.
+ */
+const BUILD_SLICE_MS = 5;
 
 interface KindLists {
   readonly overview: Page;
@@ -70,13 +74,16 @@ export async function loadSnapshot(root: string, version?: string): Promise<Snap
 
   const lists = {} as Record<RowKind, KindLists>;
   const slabs = new PageSlabs();
-  let built = 0;
+  let sliceStart = performance.now();
   for (const kind of ROW_KINDS) {
     const pages = new Map<string, Page>();
     for (const [key, builder] of byKey.get(kind)!) {
       pages.set(key, builder.build(slabs));
       // Let requests in between (a reload runs while the old snapshot serves).
-      if (++built % PAGES_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
+      if (performance.now() - sliceStart > BUILD_SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+      }
     }
     lists[kind] = { overview: overview.get(kind)!.build(slabs), byKey: pages };
   }
