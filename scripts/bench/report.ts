@@ -125,7 +125,7 @@ export function renderMarkdown(r: BenchResults): string {
 
   const rl = r.reload;
   out.push('## Reload under load', '');
-  out.push(`While wrk ran the filings endpoint in back-to-back ${r.config.sliceSeconds ?? 2} s slices, CURRENT was pointed from \`${rl.from}\` to \`${rl.to}\` (same companies, other rows, ${r.config.serveFilings.toLocaleString('en')} filings) and the server got SIGHUP. The server also watches CURRENT, so it saw the change twice and loaded the new snapshot ${rl.loads.length === 2 ? 'twice in a row (coalesced reloads)' : `${rl.loads.length} time(s)`}; the window runs from the signal to the last load's log line.`, '');
+  out.push(`While wrk ran the filings endpoint in back-to-back ${r.config.sliceSeconds ?? 2} s slices, CURRENT was pointed from \`${rl.from}\` to \`${rl.to}\` (same companies, other rows, ${r.config.serveFilings.toLocaleString('en')} filings) and the server got SIGHUP. The server also watches CURRENT, but a reload whose CURRENT names the version already served reads nothing, so it loaded the new snapshot ${rl.loads.length === 1 ? 'once' : `${rl.loads.length} times`}; the window runs from the signal to the load's log line, and one slice after it shows the server after the swap.`, '');
   out.push(`| window s | requests in window | non-2xx | socket errors | p99 before (ms) | worst p99 of a slice in the window (ms) | target |`);
   out.push('|---|---|---|---|---|---|---|');
   out.push(`| ${rl.windowSeconds.toFixed(1)} | ${rl.requests} | ${rl.non2xx} | ${rl.socketErrors} | ${ms(rl.baselineP99Us)} | ${ms(rl.worstSliceP99Us)} | zero non-2xx ${mark(rl.non2xx === 0 && rl.socketErrors === 0)} |`, '');

@@ -88,7 +88,10 @@ async function main(): Promise<number> {
   await writeFile(rotation, tickers.map((t) => `${t}\n`).join(''));
   const keysText = join(serve, 'keys.txt');
   const snapshotsDir = join(serve, 'snapshots');
-  const firstVersion = (await readFile(join(snapshotsDir, 'CURRENT'), 'utf8')).trim();
+  // Start from the generated version whatever CURRENT says: an interrupted run or a manual
+  // test may have left it pointing at the reload target, which would make the reload a no-op.
+  const firstVersion = (JSON.parse(await readFile(join(serve, 'gen.json'), 'utf8')) as { result: { version: string } }).result.version;
+  await publishVersion(snapshotsDir, firstVersion);
 
   say('starting the server under test');
   const api = await startServer([join(DIST, 'cli/main.js'), 'serve', '--port', '0', '--host', '127.0.0.1', '--snapshots', snapshotsDir, '--keys', join(serve, 'keys.json')]);
@@ -161,14 +164,18 @@ async function main(): Promise<number> {
 
 /**
  * Points CURRENT at the next version and sends SIGHUP while wrk runs in back-to-back slices;
- * the window runs from the signal to the last `snapshot: reloaded` line. The server also
- * watches CURRENT, so it sees the change twice (signal and watch) and the Reloader coalesces
- * them into two loads in a row; both happen under load and both are waited for.
+ * the window runs from the signal to the `snapshot: reloaded` line. The server also watches
+ * CURRENT and sees the change too, but a reload whose CURRENT names the version already served
+ * reads nothing, so one load is expected. One more slice follows it, to show the server after
+ * the swap.
+ *
+ * @throws Error when CURRENT already names the next version, or no load is logged within 5 minutes.
  */
 async function reloadUnderLoad(
   api: Awaited<ReturnType<typeof startServer>>, snapshotsDir: string, nextDir: string, firstVersion: string, target: WrkTarget,
 ): Promise<ReloadResult> {
   const nextVersion = (await readFile(join(nextDir, 'snapshots', 'CURRENT'), 'utf8')).trim();
+  if (nextVersion === firstVersion) throw new Error(`reload under load: the next snapshot has the served version ${firstVersion}`);
   const link = join(snapshotsDir, nextVersion);
   if (!existsSync(link)) await symlink(join(nextDir, 'snapshots', nextVersion), link, 'dir');
   const reloadedLines = () => api.log.filter((l) => l.line.startsWith('snapshot: reloaded') || l.line.startsWith('snapshot: reload refused'));
@@ -180,14 +187,16 @@ async function reloadUnderLoad(
   const signalAt = performance.now();
   await publishVersion(snapshotsDir, nextVersion);
   process.kill(api.child.pid!, 'SIGHUP');
-  // Two loads are expected (see above); wait for both, up to 5 minutes.
-  const deadline = signalAt + 300_000;
-  while (performance.now() < deadline && reloadedLines().length - before < 2) {
+  const slice = async (): Promise<void> => {
     const startS = (performance.now() - t0) / 1000;
     slices.push({ ...await runWrk(target, config.connections, config.sliceSeconds), startS });
-  }
+  };
+  const deadline = signalAt + 300_000;
+  while (performance.now() < deadline && reloadedLines().length === before) await slice();
   const lines = reloadedLines().slice(before);
-  const endAt = lines.length > 0 ? lines[lines.length - 1]!.at : performance.now();
+  if (lines.length === 0) throw new Error(`reload under load: no reload was logged within 5 minutes of SIGHUP (${firstVersion} -> ${nextVersion})`);
+  await slice();
+  const endAt = lines[lines.length - 1]!.at;
   const window = slices.filter((s) => s.startS * 1000 + t0 <= endAt && (s.startS + config.sliceSeconds) * 1000 + t0 >= signalAt);
   const sum = (pick: (s: WrkResult) => number) => window.reduce((n, s) => n + pick(s), 0);
   return {
