@@ -72,6 +72,12 @@ async function main(): Promise<number> {
   const started = new Date();
   const serve = await ensureSnapshot(config.serveFilings, 0, config.keys);
   const next = await ensureSnapshot(config.serveFilings, 1, 0);
+  // Start from the generated version whatever CURRENT says: an interrupted run or a manual
+  // test may have left it pointing at the reload target, which would make the load curve
+  // measure that version and the reload a no-op.
+  const snapshotsDir = join(serve, 'snapshots');
+  const firstVersion = (JSON.parse(await readFile(join(serve, 'gen.json'), 'utf8')) as { result: { version: string } }).result.version;
+  await publishVersion(snapshotsDir, firstVersion);
 
   const scale: LoadResult[] = [];
   for (const filings of config.scaleFilings) {
@@ -87,11 +93,6 @@ async function main(): Promise<number> {
     .filter(([, n]) => Number(n) >= 20).map(([t]) => t!);
   await writeFile(rotation, tickers.map((t) => `${t}\n`).join(''));
   const keysText = join(serve, 'keys.txt');
-  const snapshotsDir = join(serve, 'snapshots');
-  // Start from the generated version whatever CURRENT says: an interrupted run or a manual
-  // test may have left it pointing at the reload target, which would make the reload a no-op.
-  const firstVersion = (JSON.parse(await readFile(join(serve, 'gen.json'), 'utf8')) as { result: { version: string } }).result.version;
-  await publishVersion(snapshotsDir, firstVersion);
 
   say('starting the server under test');
   const api = await startServer([join(DIST, 'cli/main.js'), 'serve', '--port', '0', '--host', '127.0.0.1', '--snapshots', snapshotsDir, '--keys', join(serve, 'keys.json')]);
