@@ -28,34 +28,22 @@ export const RATE_LIMIT_HEADER_NAMES: readonly string[] = Object.freeze([
 ]);
 
 /**
- * `RateLimit-Policy` values by minute limit, then day limit. The limits come from the plan
- * table, so there are as many entries as plans: the value is built once per plan, not per request.
+ * `RateLimit-Policy` values already built. The limits come from the plan table, so there are as
+ * many entries as plans: the value is built once per plan, not per request, and a lookup is a
+ * few number comparisons.
  */
-const policyByLimits = new Map<number, Map<number, string>>();
+const policies: { readonly minuteLimit: number; readonly dayLimit: number; readonly value: string }[] = [];
 
-/** Bound on the cached policies, far above the number of plans; a guard, not a tuning knob. */
+/** Bound on {@link policies}, far above the number of plans; a guard, not a tuning knob. */
 const MAX_CACHED_POLICIES = 64;
-let cachedPolicies = 0;
-
-/** The last policy built or found: nearly every request of a server has the same plan as the one before. */
-let lastPolicy = { minuteLimit: Number.NaN, dayLimit: Number.NaN, value: '' };
 
 function policy(minuteLimit: number, dayLimit: number): string {
-  if (minuteLimit === lastPolicy.minuteLimit && dayLimit === lastPolicy.dayLimit) return lastPolicy.value;
-  let byDay = policyByLimits.get(minuteLimit);
-  let value = byDay?.get(dayLimit);
-  if (value === undefined) {
-    value = `"minute";q=${minuteLimit};w=${MINUTE_WINDOW_SECONDS}, "day";q=${dayLimit};w=${DAY_WINDOW_SECONDS}`;
-    if (cachedPolicies >= MAX_CACHED_POLICIES) {
-      policyByLimits.clear();
-      cachedPolicies = 0;
-      byDay = undefined;
-    }
-    if (byDay === undefined) policyByLimits.set(minuteLimit, (byDay = new Map()));
-    byDay.set(dayLimit, value);
-    cachedPolicies++;
+  for (const cached of policies) {
+    if (cached.minuteLimit === minuteLimit && cached.dayLimit === dayLimit) return cached.value;
   }
-  lastPolicy = { minuteLimit, dayLimit, value };
+  const value = `"minute";q=${minuteLimit};w=${MINUTE_WINDOW_SECONDS}, "day";q=${dayLimit};w=${DAY_WINDOW_SECONDS}`;
+  if (policies.length >= MAX_CACHED_POLICIES) policies.length = 0;
+  policies.push({ minuteLimit, dayLimit, value });
   return value;
 }
 

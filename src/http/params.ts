@@ -70,9 +70,7 @@ function decodeComponent(text: string, state: { malformed: boolean }): string {
 /** Whether any query parameter looks like an API key (checked before the key, decisions §1). */
 export function hasKeyInQuery(pairs: readonly [string, string][]): boolean {
   for (let i = 0; i < pairs.length; i++) {
-    const name = pairs[i]![0];
-    if (name === 'limit' || name === 'ticker' || name === 'cik') continue; // the usual ones, skipped cheaply
-    if (KEY_PARAM_NAMES.has(name.toLowerCase())) return true;
+    if (KEY_PARAM_NAMES.has(pairs[i]![0].toLowerCase())) return true;
   }
   return false;
 }
