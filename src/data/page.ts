@@ -23,7 +23,7 @@ export interface Page {
   /** Likewise for `facts`. */
   readonly factsEnds: Uint32Array;
   /**
-   * The last slice of `full` handed out by {@link pageSlice}, kept so that the next response of
+   * The last slice of `full` handed out by {@link pageBytes}, kept so that the next response of
    * the same size reuses the view instead of making one (a Buffer view is an allocation with a
    * constructor call, a visible cost per request). At most one per variant, so the cache is
    * bounded by the number of pages.

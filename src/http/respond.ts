@@ -154,7 +154,7 @@ export function createResponder(license: string, attribution: string, compressMi
  * Sets a header field in a flat list: replaces the value of the first field of that name
  * (compared as written, since every name here is the project's own), else appends it.
  */
-export function setField(fields: HeaderFields, name: string, value: string | number): void {
+function setField(fields: HeaderFields, name: string, value: string | number): void {
   for (let i = 0; i < fields.length; i += 2) {
     if (fields[i] === name) {
       fields[i + 1] = value;
