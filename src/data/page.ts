@@ -29,14 +29,22 @@ export interface Page {
    * bounded by the number of pages.
    */
   lastFullSlice: Buffer | undefined;
+  /**
+   * Rows in `lastFullSlice` (0 when there is none). A hit is known from this number alone, so
+   * a repeated response reads neither `fullEnds` nor its memory: each page is cold when a
+   * request comes for it, and every object touched is a cache (and TLB) miss of its own.
+   */
+  lastFullCount: number;
   /** Likewise for `facts`. */
   lastFactsSlice: Buffer | undefined;
+  /** Likewise for `facts`. */
+  lastFactsCount: number;
 }
 
 /** A list with no rows. */
 export const EMPTY_PAGE: Page = Object.freeze({
   length: 0, full: Buffer.alloc(0), facts: Buffer.alloc(0), fullEnds: new Uint32Array(0), factsEnds: new Uint32Array(0),
-  lastFullSlice: undefined, lastFactsSlice: undefined,
+  lastFullSlice: undefined, lastFullCount: 0, lastFactsSlice: undefined, lastFactsCount: 0,
 });
 
 /**
@@ -65,17 +73,18 @@ export function pageBytes(page: Page, variant: Variant, count: number): Buffer {
   if (count === 0) return EMPTY_PAGE.full;
   if (variant === 'full') {
     if (count === page.length) return page.full;
-    const end = page.fullEnds[count - 1]!;
-    // Row ends strictly increase, so a cached view's length names its row count.
-    const cached = page.lastFullSlice;
-    if (cached !== undefined && cached.length === end) return cached;
-    return (page.lastFullSlice = page.full.subarray(0, end));
+    if (page.lastFullCount === count) return page.lastFullSlice!;
+    const slice = page.full.subarray(0, page.fullEnds[count - 1]!);
+    page.lastFullSlice = slice;
+    page.lastFullCount = count;
+    return slice;
   }
   if (count === page.length) return page.facts;
-  const end = page.factsEnds[count - 1]!;
-  const cached = page.lastFactsSlice;
-  if (cached !== undefined && cached.length === end) return cached;
-  return (page.lastFactsSlice = page.facts.subarray(0, end));
+  if (page.lastFactsCount === count) return page.lastFactsSlice!;
+  const slice = page.facts.subarray(0, page.factsEnds[count - 1]!);
+  page.lastFactsSlice = slice;
+  page.lastFactsCount = count;
+  return slice;
 }
 
 /** Bytes per chunk of a {@link RowStore}; a row longer than this gets a chunk of its own. */
@@ -258,6 +267,6 @@ export class PageBuilder {
       fullEnds[i] = fullAt;
       factsEnds[i] = factsAt;
     }
-    return { length, full, facts, fullEnds, factsEnds, lastFullSlice: undefined, lastFactsSlice: undefined };
+    return { length, full, facts, fullEnds, factsEnds, lastFullSlice: undefined, lastFullCount: 0, lastFactsSlice: undefined, lastFactsCount: 0 };
   }
 }
