@@ -5,7 +5,7 @@
  */
 
 import type { Plan } from '../plans.js';
-import { BucketSlots } from './bucket-slots.js';
+import { BucketSlots, DAY_TOKENS, FULL_AT_MS, MINUTE_TOKENS, SLOT_FIELDS, UPDATED_AT_MS } from './bucket-slots.js';
 import {
   DAY_WINDOW_MS,
   MINUTE_WINDOW_MS,
@@ -119,11 +119,12 @@ export class Limiter {
     if (minute < 1 || day < 1) return decision(false, minute, day, plan);
     minute -= 1;
     day -= 1;
-    const taken = slot ?? slots.allocate(keyId);
-    slots.minuteTokens[taken] = minute;
-    slots.dayTokens[taken] = day;
-    slots.updatedAtMs[taken] = nowMs;
-    slots.fullAtMs[taken] =
+    const base = (slot ?? slots.allocate(keyId)) * SLOT_FIELDS;
+    const state = slots.state;
+    state[base + MINUTE_TOKENS] = minute;
+    state[base + DAY_TOKENS] = day;
+    state[base + UPDATED_AT_MS] = nowMs;
+    state[base + FULL_AT_MS] =
       nowMs +
       Math.max(msUntilFull(minute, plan.perMinute, MINUTE_WINDOW_MS), msUntilFull(day, plan.perDay, DAY_WINDOW_MS));
     return decision(true, minute, day, plan);
@@ -163,14 +164,16 @@ export class Limiter {
 
   /** Tokens in the minute bucket of `slot` at `nowMs`, with the capacity of `plan`. */
   #minuteTokensAt(slot: number, nowMs: number, plan: Plan): number {
-    const slots = this.#slots;
-    return refill(slots.minuteTokens[slot]!, slots.updatedAtMs[slot]!, nowMs, plan.perMinute, MINUTE_WINDOW_MS);
+    const state = this.#slots.state;
+    const base = slot * SLOT_FIELDS;
+    return refill(state[base + MINUTE_TOKENS]!, state[base + UPDATED_AT_MS]!, nowMs, plan.perMinute, MINUTE_WINDOW_MS);
   }
 
   /** Tokens in the day bucket of `slot` at `nowMs`, with the capacity of `plan`. */
   #dayTokensAt(slot: number, nowMs: number, plan: Plan): number {
-    const slots = this.#slots;
-    return refill(slots.dayTokens[slot]!, slots.updatedAtMs[slot]!, nowMs, plan.perDay, DAY_WINDOW_MS);
+    const state = this.#slots.state;
+    const base = slot * SLOT_FIELDS;
+    return refill(state[base + DAY_TOKENS]!, state[base + UPDATED_AT_MS]!, nowMs, plan.perDay, DAY_WINDOW_MS);
   }
 }
 

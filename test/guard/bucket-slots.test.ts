@@ -1,35 +1,49 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { BucketSlots } from '../../src/guard/bucket-slots.js';
+import { BucketSlots, DAY_TOKENS, FULL_AT_MS, MINUTE_TOKENS, SLOT_FIELDS, UPDATED_AT_MS } from '../../src/guard/bucket-slots.js';
 
-test('values written before the arrays grow are kept after they grow', () => {
+/** Writes one slot's four numbers. */
+function write(slots: BucketSlots, slot: number, values: [number, number, number, number]): void {
+  const base = slot * SLOT_FIELDS;
+  [slots.state[base + MINUTE_TOKENS], slots.state[base + DAY_TOKENS], slots.state[base + UPDATED_AT_MS], slots.state[base + FULL_AT_MS]] = values;
+}
+
+/** Reads one slot's four numbers. */
+function read(slots: BucketSlots, slot: number): number[] {
+  const base = slot * SLOT_FIELDS;
+  return [slots.state[base + MINUTE_TOKENS]!, slots.state[base + DAY_TOKENS]!, slots.state[base + UPDATED_AT_MS]!, slots.state[base + FULL_AT_MS]!];
+}
+
+test('values written before the array grows are kept after it grows', () => {
   const slots = new BucketSlots();
-  const initialLength = slots.minuteTokens.length;
-  const keys = initialLength * 2 + 1;
-  for (let i = 0; i < keys; i++) {
-    const slot = slots.allocate(`k${i}`);
-    slots.minuteTokens[slot] = i;
-    slots.dayTokens[slot] = i + 0.5;
-    slots.updatedAtMs[slot] = i * 2;
-    slots.fullAtMs[slot] = i * 3;
-  }
+  const initialCapacity = slots.capacity;
+  const keys = initialCapacity * 2 + 1;
+  for (let i = 0; i < keys; i++) write(slots, slots.allocate(`k${i}`), [i, i + 0.5, i * 2, i * 3]);
   assert.equal(slots.size, keys);
-  assert.equal(slots.minuteTokens.length, initialLength * 4);
-  for (const i of [0, initialLength - 1, initialLength, keys - 1]) {
+  assert.equal(slots.capacity, initialCapacity * 4);
+  assert.equal(slots.state.length, initialCapacity * 4 * SLOT_FIELDS);
+  for (const i of [0, initialCapacity - 1, initialCapacity, keys - 1]) {
     const slot = slots.find(`k${i}`);
     assert.ok(slot !== undefined);
-    assert.deepEqual(
-      [slots.minuteTokens[slot], slots.dayTokens[slot], slots.updatedAtMs[slot], slots.fullAtMs[slot]],
-      [i, i + 0.5, i * 2, i * 3],
-    );
+    assert.deepEqual(read(slots, slot), [i, i + 0.5, i * 2, i * 3]);
   }
+});
+
+test('neighbouring slots do not overlap', () => {
+  const slots = new BucketSlots();
+  const first = slots.allocate('first');
+  const second = slots.allocate('second');
+  write(slots, first, [1, 2, 3, 4]);
+  write(slots, second, [5, 6, 7, 8]);
+  assert.deepEqual(read(slots, first), [1, 2, 3, 4]);
+  assert.deepEqual(read(slots, second), [5, 6, 7, 8]);
 });
 
 test('releaseFull forgets exactly the keys full at that instant', () => {
   const slots = new BucketSlots();
-  slots.fullAtMs[slots.allocate('full-earlier')] = 99;
-  slots.fullAtMs[slots.allocate('full-now')] = 100;
-  slots.fullAtMs[slots.allocate('full-later')] = 101;
+  write(slots, slots.allocate('full-earlier'), [0, 0, 0, 99]);
+  write(slots, slots.allocate('full-now'), [0, 0, 0, 100]);
+  write(slots, slots.allocate('full-later'), [0, 0, 0, 101]);
   slots.releaseFull(100);
   assert.equal(slots.find('full-earlier'), undefined);
   assert.equal(slots.find('full-now'), undefined);
@@ -37,15 +51,15 @@ test('releaseFull forgets exactly the keys full at that instant', () => {
   assert.equal(slots.size, 1);
 });
 
-test('released slots are reused before the arrays grow, so churn does not grow memory', () => {
+test('released slots are reused before the array grows, so churn does not grow memory', () => {
   const slots = new BucketSlots();
-  const length = slots.minuteTokens.length;
+  const capacity = slots.capacity;
   for (let round = 0; round < 5; round++) {
-    for (let i = 0; i < length; i++) slots.fullAtMs[slots.allocate(`r${round}-${i}`)] = 0;
+    for (let i = 0; i < capacity; i++) write(slots, slots.allocate(`r${round}-${i}`), [0, 0, 0, 0]);
     slots.releaseFull(0);
   }
   assert.equal(slots.size, 0);
-  assert.equal(slots.minuteTokens.length, length);
+  assert.equal(slots.capacity, capacity);
   const reused = slots.allocate('again');
-  assert.ok(reused < length);
+  assert.ok(reused < capacity);
 });
