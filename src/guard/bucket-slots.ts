@@ -6,8 +6,9 @@
  * four numbers of a slot share one 32-byte stretch, so a request reads one cache line of the
  * array, not four: with thousands of keys, a key's state is cold when its request comes, and
  * the four parallel arrays this replaced cost a miss each (1.6-5 % more filings req/s in
- * head-to-head wrk runs of two servers on one core). Freed slots go on a free list and are reused before
- * the array grows; it never shrinks, so its size follows the peak number of keys with state.
+ * head-to-head wrk runs of two servers on one core). Freed slots go on a free list and are
+ * reused before the array grows; it never shrinks, so its size follows the peak number of
+ * keys with state.
  */
 
 /** Slots allocated up front; the array doubles from here. */
