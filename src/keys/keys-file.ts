@@ -30,11 +30,21 @@ export interface KeyRecord {
   readonly created_at: string;
 }
 
-/** The parsed file: entries in file order and an index by hash. */
+/** The parsed file: entries in file order and two indexes by hash. */
 export interface KeyTable {
   readonly records: readonly KeyRecord[];
   /** Finds the entry for a presented key by its SHA-256 hex. */
   readonly byHash: ReadonlyMap<string, KeyRecord>;
+  /**
+   * Finds the entry for a presented key: the request path's lookup. Hashes the key (SHA-256 of
+   * its UTF-8 bytes) and looks the digest's bytes up in a table of numbers built at load, so a
+   * request builds no hex string, computes no string hash and reads one or two cache lines of
+   * the table instead of a Map's bucket, entry and stored key.
+   *
+   * @param key - the key as sent in a header.
+   * @returns its entry, or `undefined` for an unknown key.
+   */
+  readonly find: (key: string) => KeyRecord | undefined;
 }
 
 /** Matches key ids: letters, digits, `_` and `-`, 1–64 characters. */
@@ -88,7 +98,53 @@ export function parseKeysFile(text: string, file: string): KeyTable {
     byHash.set(record.sha256, record);
     records.push(record);
   });
-  return Object.freeze({ records: Object.freeze(records), byHash });
+  return Object.freeze({ records: Object.freeze(records), byHash, find: digestIndex(records) });
+}
+
+/** 32-bit words in a SHA-256 digest. */
+const DIGEST_WORDS = 8;
+
+/**
+ * An open-addressing index of records by the bytes of their SHA-256: each record's digest as
+ * eight big-endian 32-bit words in one `Int32Array`, and a power-of-two table of record numbers
+ * (plus one; 0 is empty) at least twice the number of records, probed linearly from the
+ * digest's first word. A digest is uniformly distributed, so its first word is already a good
+ * hash.
+ *
+ * @returns the lookup of {@link KeyTable.find}.
+ */
+function digestIndex(records: readonly KeyRecord[]): (key: string) => KeyRecord | undefined {
+  const digests = new Int32Array(records.length * DIGEST_WORDS);
+  let size = 16;
+  while (size < records.length * 2) size *= 2;
+  const mask = size - 1;
+  const table = new Int32Array(size);
+  for (let r = 0; r < records.length; r++) {
+    const hex = records[r]!.sha256;
+    for (let w = 0; w < DIGEST_WORDS; w++) digests[r * DIGEST_WORDS + w] = Number.parseInt(hex.slice(w * 8, w * 8 + 8), 16) | 0;
+    let i = digests[r * DIGEST_WORDS]! & mask;
+    while (table[i] !== 0) i = (i + 1) & mask;
+    table[i] = r + 1;
+  }
+  return (key) => {
+    // 'binary' (latin1): the 32 digest bytes as a one-byte string, one character per byte.
+    const digest = hash('sha256', key, 'binary');
+    const first = digestWord(digest, 0);
+    for (let i = first & mask; ; i = (i + 1) & mask) {
+      const r = table[i]! - 1;
+      if (r < 0) return undefined;
+      const at = r * DIGEST_WORDS;
+      if (digests[at] !== first) continue;
+      let w = 1;
+      while (w < DIGEST_WORDS && digests[at + w] === digestWord(digest, w * 4)) w++;
+      if (w === DIGEST_WORDS) return records[r];
+    }
+  };
+}
+
+/** The big-endian 32-bit word (as an int32) of the four bytes at `at` of a binary (latin1) digest string. */
+function digestWord(digest: string, at: number): number {
+  return (digest.charCodeAt(at) << 24) | (digest.charCodeAt(at + 1) << 16) | (digest.charCodeAt(at + 2) << 8) | digest.charCodeAt(at + 3);
 }
 
 /**

@@ -80,3 +80,19 @@ test('the keys file refuses duplicate ids and duplicate hashes', () => {
   assert.throws(() => parseKeysFile(JSON.stringify({ format: 'equity-facts-keys/1', keys: [entry, entry] }), 'f'), /duplicate id/);
   assert.throws(() => parseKeysFile(JSON.stringify({ format: 'equity-facts-keys/1', keys: [entry, { ...entry, id: 'k_2' }] }), 'f'), /duplicate sha256/);
 });
+
+test('find looks a presented key up by its digest: every key of a large file, and no unknown key', () => {
+  // 300 keys in a table of 1,024 places: many share their first probe, so the probing is exercised.
+  // One key is non-ASCII: both indexes hash the key's UTF-8 bytes.
+  const keys = [...Array.from({ length: 299 }, (_, i) => `eqf_find_test_${i}`), 'ключ-🙂'];
+  const text = JSON.stringify({
+    format: 'equity-facts-keys/1',
+    keys: keys.map((key, i) => ({ id: `k_${i}`, sha256: hashKey(key), account: `a${i}`, plan: 'signal', status: 'active', created_at: '2026-11-01T00:00:00Z' })),
+  });
+  const table = parseKeysFile(text, 'keys.json');
+  keys.forEach((key, i) => assert.equal(table.find(key)?.id, `k_${i}`, key));
+  for (let i = 0; i < 300; i++) assert.equal(table.find(`eqf_unknown_${i}`), undefined);
+  assert.equal(table.find(''), undefined);
+  const empty = parseKeysFile(JSON.stringify({ format: 'equity-facts-keys/1', keys: [] }), 'keys.json');
+  assert.equal(empty.find(keys[0]!), undefined, 'an empty file finds nothing');
+});
