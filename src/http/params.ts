@@ -108,6 +108,71 @@ export function parseListQuery(pairs: readonly [string, string][], malformed: bo
   return { limit: plan ? Math.min(limit, plan.maxPageSize) : limit, key };
 }
 
+/** Longest `limit` the quick path reads itself; longer ones (still valid) take the general path. */
+const QUICK_LIMIT_DIGITS = 9;
+
+/** Longest ticker, as {@link normaliseTicker} allows. */
+const TICKER_MAX_LENGTH = 12;
+
+/**
+ * The common query of a list request read in one pass, with no pairs, slices or regular
+ * expressions: each parameter of the route given at most once, written without
+ * percent-encoding or `+`, with a valid value (`ticker=AAPL&limit=20`). Anything else, including
+ * every query the general path would refuse, gives `undefined`, and the caller then runs
+ * {@link splitQuery} and {@link parseListQuery}. So this never decides an error and never
+ * disagrees with the general path: for the queries it reads, a key-like name cannot occur (the
+ * route's names are not key names) and the general path would return the same query.
+ *
+ * @param url - the request target (`req.url`).
+ * @param start - index of the query's first character in `url` (after `?`); `url.length` when
+ *   there is none.
+ * @param route - the matched route; its `params` list what is allowed.
+ * @returns the query with `limit` not yet clamped to a plan's `maxPageSize`, or `undefined`.
+ */
+export function quickListQuery(url: string, start: number, route: Route): ListQuery | undefined {
+  const allowed = route.params;
+  const end = url.length;
+  let seen = 0;
+  let limit = DEFAULT_PAGE_SIZE;
+  let key: string | null = null;
+  let at = start;
+  while (at < end) {
+    let next = url.indexOf('&', at);
+    if (next === -1) next = end;
+    if (next > at) {
+      const param: ParamName | undefined = url.startsWith('limit=', at) ? 'limit' : url.startsWith('ticker=', at) ? 'ticker' : url.startsWith('cik=', at) ? 'cik' : undefined;
+      if (param === undefined) return undefined;
+      const index = allowed.indexOf(param);
+      if (index === -1 || (seen & (1 << index)) !== 0) return undefined;
+      seen |= 1 << index;
+      const from = at + param.length + 1;
+      const length = next - from;
+      if (param === 'limit') {
+        if (length === 0 || length > QUICK_LIMIT_DIGITS) return undefined;
+        limit = 0;
+        for (let i = from; i < next; i++) {
+          const digit = url.charCodeAt(i) - 0x30;
+          if (digit < 0 || digit > 9) return undefined;
+          limit = limit * 10 + digit;
+        }
+        if (limit < 1) return undefined;
+      } else if (param === 'ticker') {
+        if (length === 0 || length > TICKER_MAX_LENGTH) return undefined;
+        for (let i = from; i < next; i++) {
+          const c = url.charCodeAt(i);
+          // Upper-case letters, digits and `-` only: the form normaliseTicker returns unchanged.
+          if (!((c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x2d)) return undefined;
+        }
+        key = url.slice(from, next);
+      } else {
+        return undefined;
+      }
+    }
+    at = next + 1;
+  }
+  return { limit, key };
+}
+
 /**
  * `limit`: ASCII digits only, at least 1 (`05` is 5).
  *
