@@ -14,7 +14,7 @@ export interface BreakerOptions {
    * @default 1000
    */
   maxEventLoopDelayMs?: number;
-  /** Requests in flight above which the breaker opens. @default 2000 */
+  /** Requests in flight ({@link LoadSample.inFlight}) above which the breaker opens. @default 2000 */
   maxInFlight?: number;
   /** V8 heap in use, in bytes, above which the breaker opens. @default 0.95 × v8 heap_size_limit */
   maxHeapUsedBytes?: number;

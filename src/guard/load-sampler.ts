@@ -15,7 +15,11 @@ export interface LoadSample {
    * 0 when the loop was never late or no delay was recorded yet.
    */
   eventLoopDelayMs: number;
-  /** Requests being served now (admitted and not yet finished). */
+  /**
+   * Requests in flight: responses the process still holds bytes of (written to a socket that
+   * has not taken them all: a slow reader's, or one queued behind a pipelined response) or that
+   * were never ended. A response the socket took whole when it was written is not counted.
+   */
   inFlight: number;
   /** V8 heap in use, in bytes (`v8.getHeapStatistics().used_heap_size`). */
   heapUsedBytes: number;

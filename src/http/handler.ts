@@ -19,12 +19,12 @@ import { loadSnapshot, type SnapshotIndex } from '../data/snapshot-index.js';
 import { pageBytes } from '../data/page.js';
 import { CURRENT_FILE } from '../data/snapshot-format.js';
 import { readCurrentVersion } from '../data/snapshot-reader.js';
-import { hashKey, readKeysFile, type KeyTable, type KeyRecord } from '../keys/keys-file.js';
+import { readKeysFile, type KeyTable, type KeyRecord } from '../keys/keys-file.js';
 import { buildOpenApiDocument } from '../openapi/document.js';
 import { isDemoKeysFile, resolveOptions, type HandlerOptions } from '../options.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { presentedKey } from './auth.js';
-import { hasKeyInQuery, parseListQuery, splitQuery } from './params.js';
+import { hasKeyInQuery, parseListQuery, quickListQuery, splitQuery } from './params.js';
 import { createResponder, type HeaderFields } from './respond.js';
 import { metaRow } from './meta-row.js';
 import { clientErrorResponse } from './client-error.js';
@@ -151,7 +151,9 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     }
     const route = match.route;
     const target = route.target;
-    const { pairs, malformed } = splitQuery(q === -1 ? '' : url.slice(q + 1));
+    // A list request's usual query is read in one pass; any other query is split into pairs.
+    const quick = target.kind === 'rows' && q !== -1 ? quickListQuery(url, q + 1, route) : undefined;
+    const { pairs, malformed } = splitQuery(q === -1 || quick !== undefined ? '' : url.slice(q + 1));
     if (target.kind === 'healthz') {
       fields.push('Cache-Control', 'no-store');
       return responder.send(req, res, 200, fields, '{"ok":true,"status":"live"}');
@@ -179,7 +181,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     fields.push('Cache-Control', 'private, no-cache', 'Vary', 'Authorization, X-API-Key');
     let key: KeyRecord | undefined;
     try {
-      key = keyTable.byHash.get(hashKey(presentedKey(req.headers, hasKeyInQuery(pairs))));
+      key = keyTable.find(presentedKey(req.headers, hasKeyInQuery(pairs)));
     } catch (error) {
       return responder.sendError(req, res, error as ApiError, fields);
     }
@@ -198,7 +200,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     // 8. Parameters (a 400 has consumed its token).
     let query;
     try {
-      query = parseListQuery(pairs, malformed, route, plan);
+      query = quick ?? parseListQuery(pairs, malformed, route, plan);
     } catch (error) {
       return responder.sendError(req, res, error as ApiError, fields);
     }
@@ -208,21 +210,19 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     }
     if (target.kind === 'rows') {
       const page = snapshot.list(target.rows, query.key);
-      const count = Math.min(query.limit, page.length);
+      const count = Math.min(query.limit, plan.maxPageSize, page.length);
       return responder.sendSuccess(req, res, fields, pageBytes(page, plan.summaries ? 'full' : 'facts', count), count, asOf());
     }
     throw new Error(`route ${route.path} has no answer`);
   }
 
-  /** Ends a request's count in flight (one listener shared by every response). */
+  /** Ends a request's count in flight (one listener shared by every response counted). */
   const requestClosed = (): void => {
     inFlight--;
   };
 
   return {
     handle(req, res) {
-      inFlight++;
-      res.on('close', requestClosed);
       const requestId = `${idPrefix}-${(requestCounter++).toString(36)}`;
       try {
         dispatch(req, res, requestId);
@@ -237,6 +237,15 @@ export function createHandler(options: HandlerOptions = {}): Handler {
           responder.sendError(req, res, new ApiError('internal_error', `Internal error; request id ${requestId}.`), ['X-Request-Id', requestId]);
         } else {
           res.destroy();
+        }
+      } finally {
+        // Every answer above is written before this line, so a response is in flight only while
+        // the process still holds some of its bytes (a slow reader's) or, after a bug, was never
+        // ended. Only those get a 'close' listener: one per response cost about 2 % of filings
+        // req/s, for a count that is 0 whenever the socket took the whole response at once.
+        if (!res.writableEnded || res.writableLength > 0) {
+          inFlight++;
+          res.on('close', requestClosed);
         }
       }
     },

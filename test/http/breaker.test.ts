@@ -1,6 +1,7 @@
 /**
  * The service-wide breaker through the real server (decisions §8): load-opened with an injected
- * sample and clock, and forced open by SIGUSR2 on a real child process.
+ * sample and clock, opened by the real sampler's count of requests in flight, and forced open by
+ * SIGUSR2 on a real child process.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +11,10 @@ import { request } from 'undici';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startHarness, withKey, KEYS, KEY_RECORDS, writeFixtureSnapshot } from '../helpers/harness.js';
+import { connect, type AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
+import { startHarness, withKey, KEYS, KEY_RECORDS, ManualClock, writeFixtureSnapshot } from '../helpers/harness.js';
+import { listen } from '../../src/server.js';
 import { writeKeysFile } from '../../src/keys/keys-command.js';
 import { fileURLToPath } from 'node:url';
 
@@ -115,4 +119,61 @@ test('SIGUSR2 toggles a forced-open breaker on a real server process', async (t)
   child.kill('SIGTERM');
   const [code] = await exited;
   assert.equal(code, 0, 'SIGTERM stops gracefully with exit 0');
+});
+
+test('in flight: responses the process still holds count until they close, and the count returns to 0', async (t) => {
+  // The real load sampler (no injected sample): the count comes from the handler.
+  const dir = await mkdtemp(join(tmpdir(), 'eqf-inflight-'));
+  const clock = new ManualClock();
+  await writeFixtureSnapshot(join(dir, 'snapshots'), 'v1');
+  await writeKeysFile(join(dir, 'keys.json'), KEY_RECORDS);
+  const running = await listen({
+    port: 0, snapshotsDir: join(dir, 'snapshots'), keysFile: join(dir, 'keys.json'), now: clock.now, log: () => {}, watchIntervalMs: 0,
+    breaker: { maxInFlight: 1, coolDownMs: 1_000, sampleIntervalMs: 3_600_000 },
+  });
+  t.after(async () => {
+    await running.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  const breaker = running.handler.breaker;
+  const requests = 10;
+  let answered = 0;
+  let closed = 0;
+  let settled: () => void;
+  const sampled = new Promise<void>((resolve) => { settled = resolve; });
+  const allClosed = new Promise<void>((resolve) => {
+    // Registered after the handler, so it runs once the handler has answered.
+    running.server.on('request', (_req, res: ServerResponse) => {
+      if (breaker.state === 'closed') breaker.sampleNow();
+      if (breaker.state !== 'closed' || ++answered === requests) settled();
+      res.once('close', () => {
+        if (++closed === requests) resolve();
+      });
+    });
+  });
+
+  // Ten pipelined requests in one write, and a client that reads nothing for now: Node queues
+  // every response after the first in the process until the one before it has finished.
+  const socket = connect((running.server.address() as AddressInfo).port, '127.0.0.1');
+  socket.pause();
+  socket.write('GET /api/v1/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(requests));
+  await sampled;
+  assert.equal(breaker.state, 'open', 'a sample with responses held in the process saw them in flight (more than maxInFlight 1)');
+
+  let text = '';
+  const statusLines = (): number => text.split('HTTP/1.1 ').length - 1;
+  const allRead = new Promise<void>((resolve) => {
+    socket.setEncoding('latin1').on('data', (chunk: string) => {
+      text += chunk;
+      if (statusLines() === requests) resolve();
+    });
+  });
+  socket.resume();
+  await Promise.all([allRead, allClosed]);
+  assert.equal(statusLines(), requests, 'every response arrived');
+  clock.advance(1_000);
+  breaker.sampleNow();
+  breaker.sampleNow();
+  assert.equal(breaker.state, 'closed', 'once every response closed, nothing is counted in flight');
+  socket.destroy();
 });
