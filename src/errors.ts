@@ -44,10 +44,40 @@ export type ErrorCode = keyof typeof ERRORS;
 export const ERROR_CODES = Object.freeze(Object.keys(ERRORS) as ErrorCode[]);
 
 /**
- * An error that becomes an error-envelope response. Thrown or returned by the pipeline; the
- * responder turns it into `{ ok: false, error: code, detail, license }` with `status`.
+ * What an error response says: the code (its status comes from {@link ERRORS}), the detail, and
+ * for 429 and 503 the `Retry-After` seconds. The responder turns it into
+ * `{ ok: false, error: code, detail, license }`.
  */
-export class ApiError extends Error {
+export interface ErrorAnswer {
+  /** Stable machine-readable code, a key of the error table. */
+  readonly code: ErrorCode;
+  /** Human-readable detail. Never includes a key. */
+  readonly detail: string;
+  /** Seconds for `Retry-After` (429 and 503 only); whole seconds, at least 1. */
+  readonly retryAfterSeconds?: number | undefined;
+}
+
+/**
+ * An error answer as a plain object, for the refusals the request path gives as a matter of
+ * course (breaker, route, key, account, plan, limits). An {@link ApiError} is an `Error`, and
+ * constructing one captures a stack trace: about 2.3 µs, more than the rest of a refusal, and
+ * paid on every request of a client that keeps going past its limit or an overload the breaker
+ * is shedding.
+ *
+ * @param code - key of the error table.
+ * @param detail - human-readable text; defaults to the table's detail. Never include a key.
+ * @param retryAfterSeconds - for 429/503: whole seconds until a retry can succeed.
+ */
+export function errorAnswer(code: ErrorCode, detail?: string, retryAfterSeconds?: number): ErrorAnswer {
+  return { code, detail: detail ?? ERRORS[code].detail, retryAfterSeconds };
+}
+
+/**
+ * An error that becomes an error-envelope response, for code that throws (parameter checks,
+ * and anything deep in a call that must stop the request). The responder turns it into
+ * `{ ok: false, error: code, detail, license }` with `status`.
+ */
+export class ApiError extends Error implements ErrorAnswer {
   /** Stable machine-readable code, a key of the error table. */
   readonly code: ErrorCode;
   /** HTTP status, taken from the error table. */

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { ApiError } from '../errors.js';
+import { ApiError, errorAnswer, type ErrorAnswer } from '../errors.js';
 import { findPlan } from '../plans.js';
 import { API_PREFIX, ALLOWED_METHODS, findRoute } from '../routes.js';
 import { Breaker } from '../guard/breaker.js';
@@ -19,7 +19,7 @@ import { loadSnapshot, type SnapshotIndex } from '../data/snapshot-index.js';
 import { pageBytes } from '../data/page.js';
 import { CURRENT_FILE } from '../data/snapshot-format.js';
 import { readCurrentVersion } from '../data/snapshot-reader.js';
-import { readKeysFile, type KeyTable, type KeyRecord } from '../keys/keys-file.js';
+import { readKeysFile, type KeyTable } from '../keys/keys-file.js';
 import { buildOpenApiDocument } from '../openapi/document.js';
 import { isDemoKeysFile, resolveOptions, type HandlerOptions } from '../options.js';
 import { PACKAGE_VERSION } from '../version.js';
@@ -60,6 +60,14 @@ export interface Handler {
 
 /** Start of every path under the API prefix. */
 const API_PATH_START = `${API_PREFIX}/`;
+
+// Refusals whose text never changes, made once.
+const METHOD_NOT_ALLOWED: ErrorAnswer = Object.freeze(errorAnswer('method_not_allowed'));
+const NOT_LOADED: ErrorAnswer = Object.freeze(errorAnswer('service_busy', 'No snapshot is loaded yet.', 1));
+const UNKNOWN_KEY: ErrorAnswer = Object.freeze(errorAnswer('invalid_api_key', 'The API key is not known.'));
+const ACCOUNT_UNAVAILABLE: ErrorAnswer = Object.freeze(errorAnswer('account_unavailable'));
+const SUBSCRIPTION_SUSPENDED: ErrorAnswer = Object.freeze(errorAnswer('subscription_suspended'));
+const NOT_ON_PLAN: ErrorAnswer = Object.freeze(errorAnswer('api_not_available_on_plan'));
 
 /**
  * Creates the API handler. Loading starts at once; until it finishes, API requests get 503
@@ -138,16 +146,16 @@ export function createHandler(options: HandlerOptions = {}): Handler {
 
     // 1. Breaker: everything under /api/v1, the document included (decisions §8).
     if (path === API_PREFIX || path.startsWith(API_PATH_START)) {
-      if (!breaker.admit()) return responder.sendError(req, res, new ApiError('service_busy', undefined, breaker.retryAfterSeconds), fields);
+      if (!breaker.admit()) return responder.sendError(req, res, errorAnswer('service_busy', undefined, breaker.retryAfterSeconds), fields);
       // admit() itself may move open → half_open; read the state after it to know a trial.
       if (breaker.state === 'half_open') res.once('close', () => breaker.trialDone());
     }
     // 2. Route.
     const match = findRoute(req.method ?? 'GET', path);
-    if (match.status === 'not_found') return responder.sendError(req, res, new ApiError('not_found', `No such path: ${path.slice(0, 100)}`), fields);
+    if (match.status === 'not_found') return responder.sendError(req, res, errorAnswer('not_found', `No such path: ${path.slice(0, 100)}`), fields);
     if (match.status === 'method_not_allowed') {
       fields.push('Allow', ALLOWED_METHODS);
-      return responder.sendError(req, res, new ApiError('method_not_allowed'), fields);
+      return responder.sendError(req, res, METHOD_NOT_ALLOWED, fields);
     }
     const route = match.route;
     const target = route.target;
@@ -160,7 +168,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     }
     if (target.kind === 'readyz') {
       if (!snapshot || !keys.current || breaker.state !== 'closed') {
-        return responder.sendError(req, res, new ApiError('service_busy', snapshot ? 'The breaker is open.' : 'No snapshot is loaded yet.', breaker.retryAfterSeconds), fields);
+        return responder.sendError(req, res, errorAnswer('service_busy', snapshot ? 'The breaker is open.' : 'No snapshot is loaded yet.', breaker.retryAfterSeconds), fields);
       }
       fields.push('Cache-Control', 'no-store');
       return responder.send(req, res, 200, fields, `{"ok":true,"status":"ready","snapshot_version":${JSON.stringify(snapshot.version)}}`);
@@ -175,27 +183,24 @@ export function createHandler(options: HandlerOptions = {}): Handler {
       return responder.send(req, res, 200, fields, openApiJson);
     }
     const keyTable = keys.current;
-    if (!snapshot || !keyTable) return responder.sendError(req, res, new ApiError('service_busy', 'No snapshot is loaded yet.', 1), fields);
+    if (!snapshot || !keyTable) return responder.sendError(req, res, NOT_LOADED, fields);
 
     // 3-6. Key, account, subscription, plan. None of these reach the limiter.
     fields.push('Cache-Control', 'private, no-cache', 'Vary', 'Authorization, X-API-Key');
-    let key: KeyRecord | undefined;
-    try {
-      key = keyTable.find(presentedKey(req.headers, hasKeyInQuery(pairs)));
-    } catch (error) {
-      return responder.sendError(req, res, error as ApiError, fields);
-    }
-    if (!key) return responder.sendError(req, res, new ApiError('invalid_api_key', 'The API key is not known.'), fields);
-    if (key.status === 'inactive') return responder.sendError(req, res, new ApiError('account_unavailable'), fields);
-    if (key.status === 'suspended') return responder.sendError(req, res, new ApiError('subscription_suspended'), fields);
+    const presented = presentedKey(req.headers, hasKeyInQuery(pairs));
+    if (typeof presented !== 'string') return responder.sendError(req, res, presented, fields);
+    const key = keyTable.find(presented);
+    if (!key) return responder.sendError(req, res, UNKNOWN_KEY, fields);
+    if (key.status === 'inactive') return responder.sendError(req, res, ACCOUNT_UNAVAILABLE, fields);
+    if (key.status === 'suspended') return responder.sendError(req, res, SUBSCRIPTION_SUSPENDED, fields);
     const plan = findPlan(key.plan);
-    if (!plan) return responder.sendError(req, res, new ApiError('api_not_available_on_plan'), fields);
+    if (!plan) return responder.sendError(req, res, NOT_ON_PLAN, fields);
 
     // 7. Limits: meta reads usage without spending it (decisions §3).
     const decision = route.countsAgainstLimits ? limiter.take(key.id, plan) : limiter.peek(key.id, plan);
     appendRateLimitFields(fields, decision);
     if (route.countsAgainstLimits && !decision.allowed) {
-      return responder.sendError(req, res, new ApiError(decision.code!, undefined, decision.retryAfterSeconds), fields);
+      return responder.sendError(req, res, errorAnswer(decision.code!, undefined, decision.retryAfterSeconds), fields);
     }
     // 8. Parameters (a 400 has consumed its token).
     let query;

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import { ERRORS, type ApiError, type ErrorCode } from '../errors.js';
+import { ERRORS, type ErrorAnswer, type ErrorCode } from '../errors.js';
 import { MAX_PAGE_SIZE_OF_ANY_PLAN } from '../plans.js';
 
 /** `api_version` of every success response (service spec, "Versioning"). */
@@ -44,10 +44,11 @@ export interface Responder {
    */
   send(req: IncomingMessage, res: ServerResponse, status: number, fields: HeaderFields, body: string | Buffer): void;
   /**
-   * Sends an ApiError in the error envelope with `Cache-Control: no-store` (replacing any other
-   * Cache-Control in `fields`), adding `Retry-After` when the error has one.
+   * Sends an error answer (an ApiError is one) in the error envelope with
+   * `Cache-Control: no-store` (replacing any other Cache-Control in `fields`), adding
+   * `Retry-After` when the error has one.
    */
-  sendError(req: IncomingMessage, res: ServerResponse, error: ApiError, fields: HeaderFields): void;
+  sendError(req: IncomingMessage, res: ServerResponse, error: ErrorAnswer, fields: HeaderFields): void;
 }
 
 /** Longest row count whose envelope middle is kept prepared: the largest page of any plan. */
@@ -145,7 +146,7 @@ export function createResponder(license: string, attribution: string, compressMi
     sendError(req, res, error, fields) {
       setField(fields, 'Cache-Control', 'no-store');
       if (ERRORS[error.code].retryAfter) setField(fields, 'Retry-After', Math.max(1, Math.ceil(error.retryAfterSeconds ?? 1)));
-      send(req, res, error.status, fields, errorBody(error.code, error.detail));
+      send(req, res, ERRORS[error.code].status, fields, errorBody(error.code, error.detail));
     },
   };
 }
