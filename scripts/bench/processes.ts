@@ -9,6 +9,18 @@ import { fileURLToPath } from 'node:url';
 /** Folder of these scripts. */
 export const BENCH_DIR = fileURLToPath(new URL('.', import.meta.url));
 
+/** The endpoints measured against the bare server; `{T}` is the rotating ticker. */
+export const ENDPOINTS = [
+  { name: 'filings', path: '/api/v1/finance/filings?ticker={T}&limit=20', data: true },
+  { name: 'insiders', path: '/api/v1/finance/insiders?limit=100', data: true },
+  { name: 'meta', path: '/api/v1/meta', data: false },
+] as const;
+
+/** `taskset -c CPUS` before a command when `cpus` is given (util-linux), else nothing. */
+function pinned(command: string, args: readonly string[], cpus: string | undefined): [string, string[]] {
+  return cpus === undefined ? [command, [...args]] : ['taskset', ['-c', cpus, command, ...args]];
+}
+
 /** A started server: its base URL and how to stop it. */
 export interface Served {
   readonly url: string;
@@ -21,10 +33,11 @@ export interface Served {
 /**
  * Starts `node ARGS…` and resolves once it printed `… on http://host:port (pid N)` on stderr.
  *
+ * @param cpus - CPU list to pin the process to (`taskset -c`), e.g. `0`; unpinned when absent.
  * @throws Error with the child's output when it exits first or takes over `timeoutMs`.
  */
-export function startServer(args: readonly string[], timeoutMs = 120_000): Promise<Served> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+export function startServer(args: readonly string[], timeoutMs = 120_000, cpus?: string): Promise<Served> {
+  const child = spawn(...pinned(process.execPath, args, cpus), { stdio: ['ignore', 'ignore', 'pipe'] });
   const log: { at: number; line: string }[] = [];
   let pending = '';
   return new Promise<Served>((resolve, reject) => {
@@ -98,13 +111,15 @@ export function hasWrk(): boolean {
 /**
  * Runs `wrk -t1 -cC -dDs --latency -s rotate.lua URL` and parses its JSON line. One wrk thread:
  * on a 2-core machine wrk and the server share the CPU, one core each.
+ *
+ * @param cpus - CPU list to pin wrk to (`taskset -c`); unpinned when absent.
  */
-export function runWrk(target: WrkTarget, connections: number, seconds: number): Promise<WrkResult> {
+export function runWrk(target: WrkTarget, connections: number, seconds: number, cpus?: string): Promise<WrkResult> {
   // The Lua script sends its own prepared requests, so the URL only names host and port.
   const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', `${BENCH_DIR}rotate.lua`, `${target.url}/`];
   const env = { ...process.env, BENCH_KEYS: target.keysText, BENCH_TICKERS: target.tickersFile ?? '', BENCH_PATH: target.path };
   return new Promise((resolve, reject) => {
-    const child = spawn('wrk', args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(...pinned('wrk', args, cpus), { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (text: string) => { out += text; });

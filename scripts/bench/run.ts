@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { spawnSync } from 'node:child_process';
 import { generateSnapshot } from '../gen-snapshot.js';
 import { publishVersion } from '../../src/data/snapshot-writer.js';
-import { BENCH_DIR, hasWrk, runJsonChild, runWrk, startServer, type WrkResult, type WrkTarget } from './processes.js';
+import { BENCH_DIR, ENDPOINTS, hasWrk, runJsonChild, runWrk, startServer, type WrkResult, type WrkTarget } from './processes.js';
 import { renderMarkdown, type BenchResults, type LoadResult, type ReloadResult, type Round } from './report.js';
 
 const ROOT = resolve(BENCH_DIR, '../..');
@@ -49,11 +49,6 @@ const config = Object.freeze({
 });
 const output = resolve(flags.output ?? join(ROOT, 'BENCHMARKS.md'));
 
-const ENDPOINTS = [
-  { name: 'filings', path: '/api/v1/finance/filings?ticker={T}&limit=20', data: true },
-  { name: 'insiders', path: '/api/v1/finance/insiders?limit=100', data: true },
-  { name: 'meta', path: '/api/v1/meta', data: false },
-] as const;
 
 const say = (line: string): void => { process.stderr.write(`[bench] ${line}\n`); };
 
