@@ -175,7 +175,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     }
     if (target.kind === 'openapi') {
       try {
-        parseListQuery(pairs, malformed, route, null);
+        parseListQuery(pairs, malformed, route);
       } catch (error) {
         return responder.sendError(req, res, error as ApiError, fields);
       }
@@ -205,7 +205,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     // 8. Parameters (a 400 has consumed its token).
     let query;
     try {
-      query = quick ?? parseListQuery(pairs, malformed, route, plan);
+      query = quick ?? parseListQuery(pairs, malformed, route);
     } catch (error) {
       return responder.sendError(req, res, error as ApiError, fields);
     }

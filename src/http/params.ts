@@ -4,12 +4,12 @@
  * given twice, an empty value and bad percent-encoding are all seen.
  */
 import { ApiError } from '../errors.js';
-import { DEFAULT_PAGE_SIZE, type Plan } from '../plans.js';
+import { DEFAULT_PAGE_SIZE } from '../plans.js';
 import type { ParamName, Route } from '../routes.js';
 
 /** The parsed, normalised query of a list request. */
 export interface ListQuery {
-  /** Rows to return after clamping to the plan's max_page_size. */
+  /** Rows asked for (`limit`, default 20), before clamping to the plan's max_page_size. */
   readonly limit: number;
   /** Normalised ticker (EDGAR form) or 10-digit CIK to filter on; null for the overview. */
   readonly key: string | null;
@@ -76,15 +76,15 @@ export function hasKeyInQuery(pairs: readonly [string, string][]): boolean {
 }
 
 /**
- * Checks and normalises the query of a route for a plan.
+ * Checks and normalises the query of a route.
  *
  * @param pairs - pairs from {@link splitQuery}.
  * @param malformed - its `malformed` flag.
  * @param route - the matched route; its `params` list what is allowed.
- * @param plan - the caller's plan, whose `maxPageSize` clamps `limit`; null for routes without a key.
+ * @returns the query; the caller clamps `limit` to its plan's `maxPageSize`.
  * @throws ApiError invalid_parameter with a detail naming the parameter.
  */
-export function parseListQuery(pairs: readonly [string, string][], malformed: boolean, route: Route, plan: Plan | null): ListQuery {
+export function parseListQuery(pairs: readonly [string, string][], malformed: boolean, route: Route): ListQuery {
   if (malformed) throw invalid('the query string has malformed percent-encoding');
   const allowed = route.params as readonly string[];
   // Bit i set: allowed[i] was given (a route takes a handful of parameters).
@@ -105,7 +105,7 @@ export function parseListQuery(pairs: readonly [string, string][], malformed: bo
     else if (param === 'ticker') key = normaliseTicker(value);
     else key = normaliseCik(value);
   }
-  return { limit: plan ? Math.min(limit, plan.maxPageSize) : limit, key };
+  return { limit, key };
 }
 
 /** Longest `limit` the quick path reads itself; longer ones (still valid) take the general path. */
@@ -127,7 +127,7 @@ const TICKER_MAX_LENGTH = 12;
  * @param start - index of the query's first character in `url` (after `?`); `url.length` when
  *   there is none.
  * @param route - the matched route; its `params` list what is allowed.
- * @returns the query with `limit` not yet clamped to a plan's `maxPageSize`, or `undefined`.
+ * @returns the query (`limit` not yet clamped to a plan's `maxPageSize`), or `undefined`.
  */
 export function quickListQuery(url: string, start: number, route: Route): ListQuery | undefined {
   const allowed = route.params;

@@ -30,13 +30,11 @@ export interface KeyRecord {
   readonly created_at: string;
 }
 
-/** The parsed file: entries in file order and two indexes by hash. */
+/** The parsed file: entries in file order and the index by key. */
 export interface KeyTable {
   readonly records: readonly KeyRecord[];
-  /** Finds the entry for a presented key by its SHA-256 hex. */
-  readonly byHash: ReadonlyMap<string, KeyRecord>;
   /**
-   * Finds the entry for a presented key: the request path's lookup. Hashes the key (SHA-256 of
+   * Finds the entry for a presented key (the request path's lookup). Hashes the key (SHA-256 of
    * its UTF-8 bytes) and looks the digest's bytes up in a table of numbers built at load, so a
    * request builds no hex string, computes no string hash and reads one or two cache lines of
    * the table instead of a Map's bucket, entry and stored key.
@@ -98,7 +96,7 @@ export function parseKeysFile(text: string, file: string): KeyTable {
     byHash.set(record.sha256, record);
     records.push(record);
   });
-  return Object.freeze({ records: Object.freeze(records), byHash, find: digestIndex(records) });
+  return Object.freeze({ records: Object.freeze(records), find: digestIndex(records) });
 }
 
 /** 32-bit words in a SHA-256 digest. */

@@ -12,12 +12,12 @@ import { hasKeyInQuery, parseListQuery, quickListQuery, splitQuery, type ListQue
 
 const LIST_ROUTES = ROUTES.filter((route) => route.target.kind === 'rows');
 
-/** The general path as the handler runs it, `limit` unclamped (no plan); an error as its code. */
+/** The general path as the handler runs it; an error as its code. */
 function general(query: string, route: (typeof LIST_ROUTES)[number]): ListQuery | string {
   const { pairs, malformed } = splitQuery(query);
   if (hasKeyInQuery(pairs)) return 'key in query';
   try {
-    return parseListQuery(pairs, malformed, route, null);
+    return parseListQuery(pairs, malformed, route);
   } catch (error) {
     if (error instanceof ApiError) return error.code;
     throw error;

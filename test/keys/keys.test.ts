@@ -44,7 +44,7 @@ test('keys add prints the key once, stores only its hash, and writes atomically'
   const text = await readFile(file, 'utf8');
   assert.ok(!text.includes(key), 'the plaintext key is not stored');
   const table = parseKeysFile(text, file);
-  const record = table.byHash.get(hashKey(key));
+  const record = table.find(key);
   assert.equal(record?.plan, 'signal');
   assert.equal(record?.account, 'acme');
   assert.equal(record?.label, 'acme prod');
