@@ -18,8 +18,11 @@ export interface ListQuery {
 /** Query names that carry API keys in other APIs; any case (decisions §1: 401, headers only). */
 const KEY_PARAM_NAMES = new Set(['api_key', 'apikey', 'key', 'token', 'access_token']);
 
+/** Longest ticker accepted. */
+const TICKER_MAX_LENGTH = 12;
+
 const DIGITS = /^[0-9]+$/;
-const TICKER = /^[A-Za-z0-9./-]{1,12}$/;
+const TICKER = new RegExp(`^[A-Za-z0-9./-]{1,${TICKER_MAX_LENGTH}}$`);
 const CIK = /^[0-9]{1,20}$/;
 
 /** A query string split into pairs. */
@@ -111,9 +114,6 @@ export function parseListQuery(pairs: readonly [string, string][], malformed: bo
 /** Longest `limit` the quick path reads itself; longer ones (still valid) take the general path. */
 const QUICK_LIMIT_DIGITS = 9;
 
-/** Longest ticker, as {@link normaliseTicker} allows. */
-const TICKER_MAX_LENGTH = 12;
-
 /**
  * The common query of a list request read in one pass, with no pairs, slices or regular
  * expressions: each parameter of the route given at most once, written without
@@ -140,7 +140,8 @@ export function quickListQuery(url: string, start: number, route: Route): ListQu
     let next = url.indexOf('&', at);
     if (next === -1) next = end;
     if (next > at) {
-      const param: ParamName | undefined = url.startsWith('limit=', at) ? 'limit' : url.startsWith('ticker=', at) ? 'ticker' : url.startsWith('cik=', at) ? 'cik' : undefined;
+      // cik (whales only) is left to the general path, which pads it.
+      const param: Extract<ParamName, 'limit' | 'ticker'> | undefined = url.startsWith('limit=', at) ? 'limit' : url.startsWith('ticker=', at) ? 'ticker' : undefined;
       if (param === undefined) return undefined;
       const index = allowed.indexOf(param);
       if (index === -1 || (seen & (1 << index)) !== 0) return undefined;
@@ -156,7 +157,7 @@ export function quickListQuery(url: string, start: number, route: Route): ListQu
           limit = limit * 10 + digit;
         }
         if (limit < 1) return undefined;
-      } else if (param === 'ticker') {
+      } else {
         if (length === 0 || length > TICKER_MAX_LENGTH) return undefined;
         for (let i = from; i < next; i++) {
           const c = url.charCodeAt(i);
@@ -164,8 +165,6 @@ export function quickListQuery(url: string, start: number, route: Route): ListQu
           if (!((c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x2d)) return undefined;
         }
         key = url.slice(from, next);
-      } else {
-        return undefined;
       }
     }
     at = next + 1;
