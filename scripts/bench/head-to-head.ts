@@ -15,12 +15,14 @@
  *   npx tsx scripts/bench/head-to-head.ts --a dist --b /path/to/other/dist [--endpoint filings]
  *       [--rounds 5] [--seconds 4] [--quick]
  *   --b bare   compares with the bare node:http server instead of a second build.
+ *   --b floor  compares with the floor server (scripts/bench/floor-server.mjs): the least work a
+ *              correct answer needs; `--a floor --b bare` shows what that work costs alone.
  * A build folder is a compiled `dist` (npm run build); copy it aside before rebuilding.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BENCH_DIR, ENDPOINTS, hasWrk, runWrk, startServer, type Served } from './processes.js';
+import { BENCH_DIR, ENDPOINTS, floorPath, hasWrk, runWrk, startServer, type Served } from './processes.js';
 
 const ROOT = resolve(BENCH_DIR, '../..');
 const OUT = join(ROOT, 'bench-out');
@@ -41,7 +43,7 @@ async function main(): Promise<number> {
   const rounds = Number(flags.rounds ?? 5);
   const seconds = Number(flags.seconds ?? 4);
   if (!flags.a || !flags.b || !endpoint || !(rounds >= 1) || !(seconds >= 1)) {
-    process.stderr.write('usage: head-to-head.ts --a BUILD --b BUILD|bare [--endpoint filings|insiders|meta] [--rounds N] [--seconds S] [--quick]\n');
+    process.stderr.write('usage: head-to-head.ts --a BUILD|floor --b BUILD|bare|floor [--endpoint filings|insiders|meta] [--rounds N] [--seconds S] [--quick]\n');
     return 2;
   }
   if (!hasWrk()) {
@@ -51,18 +53,20 @@ async function main(): Promise<number> {
   const serve = join(OUT, `snap-c10000-f${flags.quick ? 100_000 : 1_000_000}-s1-r0`);
   const rotation = join(OUT, 'rotation-tickers.txt');
   const responses = join(OUT, 'bare-responses.json');
-  for (const needed of [serve, rotation, ...(flags.b === 'bare' ? [responses] : [])]) {
+  for (const needed of [serve, rotation, ...([flags.a, flags.b].some((x) => x === 'bare' || x === 'floor') ? [responses] : [])]) {
     if (!existsSync(needed)) {
       process.stderr.write(`${needed} is missing: run npm run bench${flags.quick ? ' -- --quick' : ''} once first\n`);
       return 1;
     }
   }
-  const start = (build: string): Promise<Served> => build === 'bare'
-    ? startServer([join(BENCH_DIR, 'bare-server.mjs'), responses], 120_000, '0')
-    : startServer([join(resolve(build), 'cli/main.js'), 'serve', '--port', '0', '--host', '127.0.0.1',
+  const start = (build: string): Promise<Served> => {
+    if (build === 'bare') return startServer([join(BENCH_DIR, 'bare-server.mjs'), responses], 120_000, '0');
+    if (build === 'floor') return startServer([join(BENCH_DIR, 'floor-server.mjs'), responses, join(serve, 'keys.json'), rotation], 120_000, '0');
+    return startServer([join(resolve(build), 'cli/main.js'), 'serve', '--port', '0', '--host', '127.0.0.1',
       '--snapshots', join(serve, 'snapshots'), '--keys', join(serve, 'keys.json')], 300_000, '0');
+  };
   const keysText = join(serve, 'keys.txt');
-  const path = (build: string): string => (build === 'bare' ? `/bare/${endpoint.name}` : endpoint.path);
+  const path = (build: string): string => (build === 'bare' ? `/bare/${endpoint.name}` : build === 'floor' ? floorPath(endpoint) : endpoint.path);
 
   const ratios: number[] = [];
   for (let round = 1; round <= rounds; round++) {

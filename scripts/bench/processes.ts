@@ -1,6 +1,6 @@
 /**
- * Child processes of the benchmark: the server under test and the bare server (each its own
- * `node` process, started the same way), wrk runs, and one-shot measuring children. Load only
+ * Child processes of the benchmark: the server under test, the bare server and the floor server
+ * (each its own `node` process, started the same way), wrk runs, and one-shot measuring children. Load only
  * ever goes to 127.0.0.1.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -15,6 +15,15 @@ export const ENDPOINTS = [
   { name: 'insiders', path: '/api/v1/finance/insiders?limit=100', data: true },
   { name: 'meta', path: '/api/v1/meta', data: false },
 ] as const;
+
+/**
+ * The floor server's path for an endpoint: `/floor/NAME` with the endpoint's query, so that it
+ * gets the same tickers as the API (the bare server's path has no query).
+ */
+export function floorPath(endpoint: (typeof ENDPOINTS)[number]): string {
+  const q = endpoint.path.indexOf('?');
+  return `/floor/${endpoint.name}${q === -1 ? '' : endpoint.path.slice(q)}`;
+}
 
 /** `taskset -c CPUS` before a command when `cpus` is given (util-linux), else nothing. */
 function pinned(command: string, args: readonly string[], cpus: string | undefined): [string, string[]] {

@@ -6,7 +6,10 @@ import { readFileSync } from 'node:fs';
 import type { WrkResult } from './processes.js';
 import { BENCH_DIR } from './processes.js';
 
-/** One endpoint in one round: the server under test (A) and the bare server (B). */
+/**
+ * One endpoint in one round: the server under test (A), the bare server (B) and the floor
+ * server (F; absent in results written before it existed).
+ */
 export interface Round {
   round: number;
   endpoint: string;
@@ -14,6 +17,7 @@ export interface Round {
   data: boolean;
   api: WrkResult;
   bare: WrkResult;
+  floor?: WrkResult;
 }
 
 /** Loading one snapshot size in a child process. */
@@ -82,6 +86,8 @@ export function renderMarkdown(r: BenchResults): string {
     const p99 = median(xs.map((x) => x.api.p99_us / x.bare.p99_us));
     out.push(`| ${e}: req/s ≥ 0.85 × bare | ${mark(ratio >= 0.85)}: ${ratio.toFixed(2)} × (median of ${xs.length} rounds) |`);
     out.push(`| ${e}: p99 ≤ 2 × bare p99 | ${mark(p99 <= 2)}: ${p99.toFixed(2)} × |`);
+    const fs = xs.flatMap((x) => (x.floor ? [x.floor.rps / x.bare.rps] : []));
+    if (fs.length > 0) out.push(`| ${e}, for reference (not a target): the floor server's req/s | ${median(fs).toFixed(2)} × bare |`);
   }
   const big = r.scale[r.scale.length - 1]!;
   out.push(`| ${big.filings.toLocaleString('en')} filings loaded and indexed ≤ 15 s | ${mark(big.seconds <= 15)}: ${big.seconds.toFixed(1)} s |`);
@@ -90,24 +96,29 @@ export function renderMarkdown(r: BenchResults): string {
   out.push(`| ≤ 200 B of heap per idle limiter key | ${mark(r.limiter.bytesPerKey <= 200)}: ${r.limiter.bytesPerKey.toFixed(0)} B |`, '');
   out.push('## Commands', '');
   out.push('```sh', 'apt-get update && apt-get install -y wrk   # once', 'npm run bench                 # full run (about 10 minutes; generates snapshots into bench-out/ on first use)', 'npm run bench -- --quick      # smaller snapshots, 3 s runs', 'npm run bench -- --render-only   # rewrite this file from bench-out/results.json', 'npx tsx scripts/gen-snapshot.ts --companies 10000 --filings 1000000 --out bench-out/snap   # the snapshot alone',
-    'npx tsx scripts/bench/head-to-head.ts --a dist --b bare   # or --b <other build>: both at once, pinned; steadier ratios for comparing builds (see the notes)', '```', '');
-  out.push(`Server under test: \`node dist/cli/main.js serve --port 0 --snapshots <1M-filing snapshot> --keys <10,000 Founders keys>\`; bare server: \`node scripts/bench/bare-server.mjs\`, answering each endpoint's captured body (${endpoints.map((e) => `${e} ${r.bodyBytes[e]} B`).join(', ')}) with the same headers. ` +
-    `Both are compiled JavaScript in their own process. Snapshot: ${r.config.serveFilings.toLocaleString('en')} filings, 10,000 companies with Zipf-distributed filings. wrk: ${r.config.connections} connections, ${r.config.warmSeconds} s warm-up per target, then ${r.config.rounds} rounds of ${r.config.seconds} s per target alternating A (equity-facts) and B (bare) per endpoint; scripts/bench/rotate.lua rotates over the 10,000 keys and over every ticker with at least 20 filings. "non-2xx" is wrk's count of responses with status ≥ 400.`, '');
+    'npx tsx scripts/bench/head-to-head.ts --a dist --b bare   # or --b floor, or --b <other build>: both at once, pinned; steadier ratios for comparing builds (see the notes)', '```', '');
+  out.push(`Server under test: \`node dist/cli/main.js serve --port 0 --snapshots <1M-filing snapshot> --keys <10,000 Founders keys>\`; bare server: \`node scripts/bench/bare-server.mjs\`, answering each endpoint's captured body (${endpoints.map((e) => `${e} ${r.bodyBytes[e]} B`).join(', ')}) with the same headers; floor server (F): \`node scripts/bench/floor-server.mjs\`, the least work a correct answer needs (the key's SHA-256 looked up among the keys, one token from the key's two buckets, the ticker's own cold copy of the body, this request's id and rate-limit header values) and nothing else: no breaker, routes, parameter checks, key status or plan, and no \`as_of\`. ` +
+    `All three are compiled JavaScript in their own process. Snapshot: ${r.config.serveFilings.toLocaleString('en')} filings, 10,000 companies with Zipf-distributed filings. wrk: ${r.config.connections} connections, ${r.config.warmSeconds} s warm-up per target, then ${r.config.rounds} rounds of ${r.config.seconds} s per target, alternating A (equity-facts), B (bare) and F (floor) per endpoint; scripts/bench/rotate.lua rotates over the 10,000 keys and over every ticker with at least 20 filings. "non-2xx" is wrk's count of responses with status ≥ 400.`, '');
 
   out.push('## Throughput and latency against bare node:http', '');
-  out.push('| round | endpoint | A req/s | A p50 ms | A p99 ms | B req/s | B p50 ms | B p99 ms | A/B req/s | A/B p99 | A non-2xx | socket errors |');
-  out.push('|---|---|---|---|---|---|---|---|---|---|---|---|');
+  out.push('| round | endpoint | A req/s | A p50 ms | A p99 ms | B req/s | B p50 ms | B p99 ms | A/B req/s | A/B p99 | F req/s | F p99 ms | F/B req/s | A non-2xx | socket errors |');
+  out.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const x of r.rounds) {
-    out.push(`| ${x.round} | ${x.endpoint} | ${x.api.rps.toFixed(0)} | ${ms(x.api.p50_us)} | ${ms(x.api.p99_us)} | ${x.bare.rps.toFixed(0)} | ${ms(x.bare.p50_us)} | ${ms(x.bare.p99_us)} | ${(x.api.rps / x.bare.rps).toFixed(3)} | ${(x.api.p99_us / x.bare.p99_us).toFixed(2)} | ${x.api.status} | ${x.api.connect + x.api.read + x.api.write + x.api.timeout + x.bare.connect + x.bare.read + x.bare.write + x.bare.timeout} |`);
+    const socketErrors = [x.api, x.bare, ...(x.floor ? [x.floor] : [])].reduce((n, w) => n + w.connect + w.read + w.write + w.timeout, 0);
+    const f = x.floor ? `${x.floor.rps.toFixed(0)} | ${ms(x.floor.p99_us)} | ${(x.floor.rps / x.bare.rps).toFixed(3)}` : '- | - | -';
+    out.push(`| ${x.round} | ${x.endpoint} | ${x.api.rps.toFixed(0)} | ${ms(x.api.p50_us)} | ${ms(x.api.p99_us)} | ${x.bare.rps.toFixed(0)} | ${ms(x.bare.p50_us)} | ${ms(x.bare.p99_us)} | ${(x.api.rps / x.bare.rps).toFixed(3)} | ${(x.api.p99_us / x.bare.p99_us).toFixed(2)} | ${f} | ${x.api.status} | ${socketErrors} |`);
   }
-  out.push('', 'Medians over the rounds (targets for data endpoints: A/B req/s ≥ 0.85, A/B p99 ≤ 2):', '');
-  out.push('| endpoint | A req/s | B req/s | A/B req/s | A p99 ms | B p99 ms | A/B p99 | target |');
-  out.push('|---|---|---|---|---|---|---|---|');
+  out.push('', 'Medians over the rounds (targets for data endpoints: A/B req/s ≥ 0.85, A/B p99 ≤ 2). F/B is how close the floor server comes to the bare one; a correct server does at least the work the floor does, so F/B is about the best A/B can be on this machine (not a target). A/F is what the API costs beyond that least work.', '');
+  out.push('| endpoint | A req/s | B req/s | A/B req/s | A p99 ms | B p99 ms | A/B p99 | F/B req/s | F/B p99 | A/F req/s | target |');
+  out.push('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const e of endpoints) {
     const xs = r.rounds.filter((x) => x.endpoint === e);
     const ratio = median(xs.map((x) => x.api.rps / x.bare.rps));
     const p99 = median(xs.map((x) => x.api.p99_us / x.bare.p99_us));
-    out.push(`| ${e} | ${median(xs.map((x) => x.api.rps)).toFixed(0)} | ${median(xs.map((x) => x.bare.rps)).toFixed(0)} | ${ratio.toFixed(3)} | ${ms(median(xs.map((x) => x.api.p99_us)))} | ${ms(median(xs.map((x) => x.bare.p99_us)))} | ${p99.toFixed(2)} | ${xs[0]!.data ? `req/s ${mark(ratio >= 0.85)}, p99 ${mark(p99 <= 2)}` : 'not a data endpoint'} |`);
+    const fs = xs.flatMap((x) => (x.floor ? [{ ...x, floor: x.floor }] : []));
+    const f = fs.length === 0 ? '- | - | -'
+      : `${median(fs.map((x) => x.floor.rps / x.bare.rps)).toFixed(3)} | ${median(fs.map((x) => x.floor.p99_us / x.bare.p99_us)).toFixed(2)} | ${median(fs.map((x) => x.api.rps / x.floor.rps)).toFixed(3)}`;
+    out.push(`| ${e} | ${median(xs.map((x) => x.api.rps)).toFixed(0)} | ${median(xs.map((x) => x.bare.rps)).toFixed(0)} | ${ratio.toFixed(3)} | ${ms(median(xs.map((x) => x.api.p99_us)))} | ${ms(median(xs.map((x) => x.bare.p99_us)))} | ${p99.toFixed(2)} | ${f} | ${xs[0]!.data ? `req/s ${mark(ratio >= 0.85)}, p99 ${mark(p99 <= 2)}` : 'not a data endpoint'} |`);
   }
   const non2xx = r.rounds.reduce((n, x) => n + x.api.status, 0);
   out.push('', `Non-2xx answers of the server under test over all rounds: ${non2xx}.`, '');

@@ -2,8 +2,10 @@
  * `npm run bench [-- --quick]`: the benchmark of issue 4, in one run, written to BENCHMARKS.md.
  *
  * 1. Throughput and latency of the compiled server (`node dist/cli/main.js serve`) against a
- *    bare node:http server answering the same bytes, alternating A B A B over rounds after a
- *    warm-up, with wrk rotating over the Founders keys (and tickers).
+ *    bare node:http server answering the same bytes, alternating A B over rounds after a
+ *    warm-up, with wrk rotating over the Founders keys (and tickers). Each round also runs the
+ *    floor server (F, scripts/bench/floor-server.mjs): the least work a correct answer needs,
+ *    as a reference for how close to the bare server any implementation can come here.
  * 2. Load-and-index time and peak RSS over snapshot sizes.
  * 3. Reload under load: SIGHUP to a new snapshot while wrk runs.
  * 4. Limiter memory per key.
@@ -16,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { spawnSync } from 'node:child_process';
 import { generateSnapshot } from '../gen-snapshot.js';
 import { publishVersion } from '../../src/data/snapshot-writer.js';
-import { BENCH_DIR, ENDPOINTS, hasWrk, runJsonChild, runWrk, startServer, type WrkResult, type WrkTarget } from './processes.js';
+import { BENCH_DIR, ENDPOINTS, floorPath, hasWrk, runJsonChild, runWrk, startServer, type WrkResult, type WrkTarget } from './processes.js';
 import { renderMarkdown, type BenchResults, type LoadResult, type ReloadResult, type Round } from './report.js';
 
 const ROOT = resolve(BENCH_DIR, '../..');
@@ -92,6 +94,7 @@ async function main(): Promise<number> {
   say('starting the server under test');
   const api = await startServer([join(DIST, 'cli/main.js'), 'serve', '--port', '0', '--host', '127.0.0.1', '--snapshots', snapshotsDir, '--keys', join(serve, 'keys.json')]);
   let bare: Awaited<ReturnType<typeof startServer>> | undefined;
+  let floor: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
     const firstKey = (await readFile(keysText, 'utf8')).split('\n')[0]!;
     const captured: Record<string, { headers: Record<string, string>; body: string }> = {};
@@ -112,10 +115,12 @@ async function main(): Promise<number> {
     const responsesFile = join(OUT, 'bare-responses.json');
     await writeFile(responsesFile, JSON.stringify(captured));
     bare = await startServer([join(BENCH_DIR, 'bare-server.mjs'), responsesFile]);
+    floor = await startServer([join(BENCH_DIR, 'floor-server.mjs'), responsesFile, join(serve, 'keys.json'), rotation]);
 
-    const targets = (endpoint: (typeof ENDPOINTS)[number]): [WrkTarget, WrkTarget] => [
+    const targets = (endpoint: (typeof ENDPOINTS)[number]): [WrkTarget, WrkTarget, WrkTarget] => [
       { url: api.url, path: endpoint.path, keysText, tickersFile: rotation },
       { url: bare!.url, path: `/bare/${endpoint.name}`, keysText, tickersFile: rotation },
+      { url: floor!.url, path: floorPath(endpoint), keysText, tickersFile: rotation },
     ];
     say(`warm-up, ${config.warmSeconds} s per target`);
     for (const endpoint of ENDPOINTS) for (const target of targets(endpoint)) await runWrk(target, config.connections, config.warmSeconds);
@@ -123,11 +128,12 @@ async function main(): Promise<number> {
     const rounds: Round[] = [];
     for (let r = 1; r <= config.rounds; r++) {
       for (const endpoint of ENDPOINTS) {
-        const [a, b] = targets(endpoint);
-        say(`round ${r}/${config.rounds}: ${endpoint.name} A (equity-facts) then B (bare), ${config.seconds} s each`);
+        const [a, b, f] = targets(endpoint);
+        say(`round ${r}/${config.rounds}: ${endpoint.name} A (equity-facts), B (bare), F (floor), ${config.seconds} s each`);
         const api_ = await runWrk(a, config.connections, config.seconds);
         const bare_ = await runWrk(b, config.connections, config.seconds);
-        rounds.push({ round: r, endpoint: endpoint.name, data: endpoint.data, api: api_, bare: bare_ });
+        const floor_ = await runWrk(f, config.connections, config.seconds);
+        rounds.push({ round: r, endpoint: endpoint.name, data: endpoint.data, api: api_, bare: bare_, floor: floor_ });
       }
     }
 
@@ -153,6 +159,7 @@ async function main(): Promise<number> {
   } finally {
     await api.stop();
     await bare?.stop();
+    await floor?.stop();
     // Leave the served root pointing at its first version, so the next run starts the same way.
     await publishVersion(snapshotsDir, firstVersion);
   }

@@ -1,0 +1,98 @@
+// The floor: the least work a correct answer needs, done the most direct way, as a reference
+// between the bare server (no work) and the API. Per request it does only what no correct
+// implementation can skip:
+//   - the key: SHA-256 of the X-API-Key header, looked up among the keys file's digests (one Map);
+//   - the limit: one token taken from the key's minute and day buckets (one object per key);
+//   - the rows: for a `ticker=` query, that ticker's own copy of the body, laid out in one
+//     slab like the API's pages, so the bytes sent are as cold as the API's rows (one Map);
+//   - the headers: the captured header names, with this request's id and rate-limit figures.
+// It skips everything else the API does: the breaker, the route table, parameter checks, the
+// key's status and plan, error envelopes, and `as_of` (the body is the captured one, so it is
+// sent as one buffer). So it is not correct, only cheaper than anything correct: a ratio the
+// API cannot beat on the same machine. Its answers carry the same bytes as the bare server's.
+// Usage: node scripts/bench/floor-server.mjs RESPONSES.json KEYS.json TICKERS.txt
+//   RESPONSES.json: as for bare-server.mjs ({"/bare/NAME": {"headers": {...}, "body": "..."}});
+//     served at /floor/NAME.
+//   KEYS.json: the keys file the API serves with; TICKERS.txt: the rotation, one ticker a line.
+// Prints "floor listening on http://127.0.0.1:PORT (pid N)" on stderr.
+import { createServer } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { hash } from 'node:crypto';
+
+const [responsesFile, keysFile, tickersFile] = process.argv.slice(2);
+const tickers = readFileSync(tickersFile, 'utf8').split('\n').map((line) => line.split(' ')[0]).filter(Boolean);
+
+// Header values made per request; every other captured header is sent as captured.
+const DYNAMIC = new Set(['x-request-id', 'x-ratelimit-remaining-minute', 'x-ratelimit-remaining-day', 'ratelimit']);
+
+const responses = new Map();
+for (const [path, { headers, body }] of Object.entries(JSON.parse(readFileSync(responsesFile, 'utf8')))) {
+  const bytes = Buffer.from(body, 'utf8');
+  // Each ticker's copy sits in one slab with a gap of one body between copies, as pages do.
+  const slab = Buffer.allocUnsafeSlow(bytes.length * 2 * tickers.length);
+  const byTicker = new Map(tickers.map((ticker, i) => {
+    const copy = slab.subarray(i * 2 * bytes.length, (i * 2 + 1) * bytes.length);
+    bytes.copy(copy);
+    return [ticker, copy];
+  }));
+  const fixed = Object.entries(headers).filter(([name]) => !DYNAMIC.has(name)).flat();
+  responses.set(path.replace('/bare/', '/floor/'), {
+    body: bytes, byTicker, fixed,
+    minuteLimit: Number(headers['x-ratelimit-limit-minute']), dayLimit: Number(headers['x-ratelimit-limit-day']),
+  });
+}
+
+// Buckets per key, found by the digest's bytes (a latin1 string of 32 characters).
+const buckets = new Map();
+for (const key of JSON.parse(readFileSync(keysFile, 'utf8')).keys) {
+  buckets.set(Buffer.from(key.sha256, 'hex').toString('latin1'), { minute: Number.NaN, day: Number.NaN, atMs: 0 });
+}
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+const idPrefix = `${process.pid.toString(16)}-`;
+let counter = 0;
+
+const server = createServer((req, res) => {
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const response = responses.get(q === -1 ? url : url.slice(0, q));
+  const presented = req.headers['x-api-key'];
+  const bucket = typeof presented === 'string' ? buckets.get(hash('sha256', presented, 'latin1')) : undefined;
+  if (response === undefined || bucket === undefined) {
+    res.writeHead(response === undefined ? 404 : 401, ['Content-Length', 0]);
+    res.end();
+    return;
+  }
+  const { minuteLimit, dayLimit } = response;
+  const nowMs = Date.now();
+  const elapsed = nowMs - bucket.atMs;
+  const minute = Math.min(minuteLimit, (Number.isNaN(bucket.minute) ? minuteLimit : bucket.minute) + (elapsed * minuteLimit) / MINUTE_MS);
+  const day = Math.min(dayLimit, (Number.isNaN(bucket.day) ? dayLimit : bucket.day) + (elapsed * dayLimit) / DAY_MS);
+  if (minute < 1 || day < 1) {
+    res.writeHead(429, ['Content-Length', 0]);
+    res.end();
+    return;
+  }
+  bucket.minute = minute - 1;
+  bucket.day = day - 1;
+  bucket.atMs = nowMs;
+  const t = url.indexOf('ticker=');
+  const end = url.indexOf('&', t);
+  const body = t === -1 ? response.body : (response.byTicker.get(url.slice(t + 7, end === -1 ? url.length : end)) ?? response.body);
+  const left = Math.floor(bucket.minute);
+  const leftToday = Math.floor(bucket.day);
+  const fields = response.fixed.slice();
+  fields.push(
+    'x-request-id', idPrefix + (counter++).toString(36),
+    'x-ratelimit-remaining-minute', left, 'x-ratelimit-remaining-day', leftToday,
+    'ratelimit', `"minute";r=${left};t=1, "day";r=${leftToday};t=1`,
+    'Content-Length', body.length,
+  );
+  res.writeHead(200, fields);
+  res.end(body);
+});
+server.listen(0, '127.0.0.1', () => {
+  process.stderr.write(`floor listening on http://127.0.0.1:${server.address().port} (pid ${process.pid})\n`);
+});
+process.on('SIGTERM', () => server.close(() => process.exit(0)));
