@@ -121,11 +121,27 @@ export const ROUTES: readonly Route[] = Object.freeze([
   },
 ] satisfies Route[]);
 
-/** Each route's two possible matches, made once so that a lookup allocates nothing. */
-const byPath = new Map<string, { readonly found: RouteMatch; readonly notAllowed: RouteMatch }>(ROUTES.map((route) => [
-  route.path,
-  { found: Object.freeze({ status: 'found', route }), notAllowed: Object.freeze({ status: 'method_not_allowed', route }) },
-]));
+/** A route's two possible matches, made once so that a lookup allocates nothing. */
+interface RouteMatches {
+  readonly route: Route;
+  readonly found: RouteMatch;
+  readonly notAllowed: RouteMatch;
+}
+
+/**
+ * Routes by the length of their path: a lookup compares the request's path with the one or two
+ * routes of that length in place, so it neither cuts the path out of the request target nor
+ * hashes it.
+ */
+const byLength: readonly (readonly RouteMatches[] | undefined)[] = Array.from(
+  { length: Math.max(...ROUTES.map((route) => route.path.length)) + 1 },
+  (_, length) => {
+    const routes = ROUTES.filter((route) => route.path.length === length);
+    return routes.length === 0 ? undefined : routes.map((route) => ({
+      route, found: Object.freeze({ status: 'found', route }), notAllowed: Object.freeze({ status: 'method_not_allowed', route }),
+    }) as const);
+  },
+);
 
 /** Methods every route allows (decisions §1). */
 export const ALLOWED_METHODS = 'GET, HEAD';
@@ -140,12 +156,17 @@ export type RouteMatch =
  * Finds the route for a method and path. Pure: no I/O, no state.
  *
  * @param method - the request method, as Node gives it (upper case).
- * @param path - the path without the query string; matched exactly (a trailing `/` is another path).
+ * @param target - the path, or a request target (path and query) whose path ends at `pathEnd`.
+ * @param pathEnd - where the path ends in `target` (the index of its `?`); its whole length by
+ *   default. The path is matched exactly: a trailing `/` is another path.
  */
-export function findRoute(method: string, path: string): RouteMatch {
-  const matches = byPath.get(path);
-  if (!matches) return NOT_FOUND;
-  return method === 'GET' || method === 'HEAD' ? matches.found : matches.notAllowed;
+export function findRoute(method: string, target: string, pathEnd: number = target.length): RouteMatch {
+  const candidates = byLength[pathEnd];
+  if (candidates === undefined) return NOT_FOUND;
+  for (const matches of candidates) {
+    if (target.startsWith(matches.route.path)) return method === 'GET' || method === 'HEAD' ? matches.found : matches.notAllowed;
+  }
+  return NOT_FOUND;
 }
 
 const NOT_FOUND: RouteMatch = Object.freeze({ status: 'not_found' });

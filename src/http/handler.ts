@@ -137,7 +137,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
   function dispatch(req: IncomingMessage, res: ServerResponse, requestId: string): void {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
-    const path = q === -1 ? url : url.slice(0, q);
+    const pathEnd = q === -1 ? url.length : q;
     const snapshot = snapshots.current;
     // The response's header fields, grown step by step; whichever step answers sends them.
     const fields: HeaderFields = snapshot === undefined
@@ -145,14 +145,14 @@ export function createHandler(options: HandlerOptions = {}): Handler {
       : ['X-Request-Id', requestId, 'X-Snapshot-Version', snapshot.version];
 
     // 1. Breaker: everything under /api/v1, the document included (decisions §8).
-    if (path === API_PREFIX || path.startsWith(API_PATH_START)) {
+    if (url.startsWith(API_PREFIX) && (pathEnd === API_PREFIX.length || url.startsWith(API_PATH_START))) {
       if (!breaker.admit()) return responder.sendError(req, res, errorAnswer('service_busy', undefined, breaker.retryAfterSeconds), fields);
       // admit() itself may move open → half_open; read the state after it to know a trial.
       if (breaker.state === 'half_open') res.once('close', () => breaker.trialDone());
     }
     // 2. Route.
-    const match = findRoute(req.method ?? 'GET', path);
-    if (match.status === 'not_found') return responder.sendError(req, res, errorAnswer('not_found', `No such path: ${path.slice(0, 100)}`), fields);
+    const match = findRoute(req.method ?? 'GET', url, pathEnd);
+    if (match.status === 'not_found') return responder.sendError(req, res, errorAnswer('not_found', `No such path: ${url.slice(0, Math.min(pathEnd, 100))}`), fields);
     if (match.status === 'method_not_allowed') {
       fields.push('Allow', ALLOWED_METHODS);
       return responder.sendError(req, res, METHOD_NOT_ALLOWED, fields);

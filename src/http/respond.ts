@@ -78,13 +78,15 @@ export function createResponder(license: string, attribution: string, compressMi
     if (count > PREPARED_COUNTS) return `${middle}${count}${dataOpen}`;
     return middles[count] ??= `${middle}${count}${dataOpen}`;
   };
+  /** Decimal digits of a row count (a count is a whole number from 0). */
+  const digits = (count: number): number => (count < 10 ? 1 : count < 100 ? 2 : count < 1000 ? 3 : String(count).length);
   const successBody = (rowsJson: string, count: number, asOf: string): string => `${head}${asOf}${middleFor(count)}${rowsJson}${tail}`;
 
   /** Adds Content-Type (and Vary for a compressible body); returns the encoding to use, if any. */
   const prepare = (req: IncomingMessage, fields: HeaderFields, length: number): 'br' | 'gzip' | null => {
     fields.push('Content-Type', JSON_CONTENT_TYPE);
     if (length <= compressMinBytes) return null;
-    appendVary(fields, 'Accept-Encoding');
+    varyOnEncoding(fields);
     const accepted = req.headers['accept-encoding'];
     return accepted === undefined ? null : chooseEncoding(accepted);
   };
@@ -113,7 +115,7 @@ export function createResponder(license: string, attribution: string, compressMi
   const sendSuccess = (req: IncomingMessage, res: ServerResponse, fields: HeaderFields, rows: string | Buffer, count: number, asOf: string): void => {
     if (typeof rows === 'string') return send(req, res, 200, fields, successBody(rows, count, asOf));
     const front = `${head}${asOf}${middleFor(count)}`;
-    const length = headBytes + asOf.length + middleBytes + String(count).length + rows.length + tailBytes;
+    const length = headBytes + asOf.length + middleBytes + digits(count) + rows.length + tailBytes;
     const encoding = prepare(req, fields, length);
     if (encoding) {
       const payload = compressed(fields, encoding, Buffer.concat([Buffer.from(front), rows, Buffer.from(tail)], length), length);
@@ -191,13 +193,30 @@ export function chooseEncoding(header: string | undefined): 'br' | 'gzip' | null
   return best;
 }
 
-/** Adds a name to the Vary field (RFC 9110 §12.5.5), creating the field when there is none. */
-function appendVary(fields: HeaderFields, name: string): void {
+/**
+ * Vary values with `Accept-Encoding` added, by the value before. Every Vary value comes from the
+ * code, so there are a handful, and a response reuses one string instead of joining a new one
+ * (which Node would also have to flatten to check it).
+ */
+const withAcceptEncoding = new Map<string, string>();
+
+/** Bound on {@link withAcceptEncoding}, far above the Vary values in the code; a guard, not a tuning knob. */
+const MAX_VARY_VALUES = 16;
+
+/** Adds `Accept-Encoding` to the Vary field (RFC 9110 §12.5.5), creating the field when there is none. */
+function varyOnEncoding(fields: HeaderFields): void {
   for (let i = 0; i < fields.length; i += 2) {
     if (fields[i] === 'Vary') {
-      fields[i + 1] = `${String(fields[i + 1])}, ${name}`;
+      const before = String(fields[i + 1]);
+      let value = withAcceptEncoding.get(before);
+      if (value === undefined) {
+        value = `${before}, Accept-Encoding`;
+        if (withAcceptEncoding.size >= MAX_VARY_VALUES) withAcceptEncoding.clear();
+        withAcceptEncoding.set(before, value);
+      }
+      fields[i + 1] = value;
       return;
     }
   }
-  fields.push('Vary', name);
+  fields.push('Vary', 'Accept-Encoding');
 }

@@ -21,9 +21,14 @@ function assertError(reply: { status: number; json: any; headers: Record<string,
 
 test('unknown paths, a trailing slash and the bare prefix are 404 not_found', async (t) => {
   const h = await startHarness(t);
-  for (const path of ['/nope', `${INSIDERS}/`, '/api/v1', '/api/v1/', '/api/v2/meta', '/API/V1/META']) {
+  // Also paths of a route's length that differ from it, a route's path with more after it, and
+  // a route's path that appears only in the query: routes are matched by length and then in place.
+  for (const path of ['/nope', `${INSIDERS}/`, '/api/v1', '/api/v1/', '/api/v2/meta', '/API/V1/META',
+    '/api/v1/mete', `${INSIDERS.slice(0, -1)}x?limit=1`, `${INSIDERS}x`, '/nope?/api/v1/meta']) {
     assertError(await h.get(path, withKey(KEYS.signal)), 404, 'not_found');
   }
+  const reply = await h.get('/api/v1/nope?ticker=AAPL', withKey(KEYS.signal));
+  assert.equal(reply.json.detail, 'No such path: /api/v1/nope');
 });
 
 test('a known path with another method is 405 with Allow: GET, HEAD', async (t) => {
