@@ -3,41 +3,56 @@
 // implementation can skip:
 //   - the key: SHA-256 of the X-API-Key header, looked up among the keys file's digests (one Map);
 //   - the limit: one token taken from the key's minute and day buckets (one object per key);
-//   - the rows: for a `ticker=` query, that ticker's own copy of the body, laid out in one
-//     slab like the API's pages, so the bytes sent are as cold as the API's rows (one Map);
+//   - the rows: for a `ticker=` query, that ticker's own copy of the rows, laid out in one slab
+//     like the API's pages, so the bytes sent are as cold as the API's rows (one Map);
+//   - the envelope: `as_of` is the clock at the response (decisions §5), so the body is sent as
+//     the envelope's front (with this millisecond's `as_of`), the rows and `]}`, in one corked
+//     write, as the API sends it (the cheapest way measured; see notes.md);
 //   - the headers: the captured header names, with this request's id and rate-limit figures.
 // It skips everything else the API does: the breaker, the route table, parameter checks, the
-// key's status and plan, error envelopes, and `as_of` (the body is the captured one, so it is
-// sent as one buffer). So it is not correct, only cheaper than anything correct: a ratio the
-// API cannot beat on the same machine. Its answers carry the same bytes as the bare server's.
-// Usage: node scripts/bench/floor-server.mjs RESPONSES.json KEYS.json TICKERS.txt
-//   RESPONSES.json: as for bare-server.mjs ({"/bare/NAME": {"headers": {...}, "body": "..."}});
-//     served at /floor/NAME.
+// key's status and plan, and error envelopes. So it is not correct, only cheaper than anything
+// correct: about the best ratio to the bare server that a correct server can reach on the same
+// machine. Its answers carry the same bytes as the bare server's, but for `as_of` and the ids.
+// Usage: node scripts/bench/floor-server.mjs RESPONSES.json KEYS.json TICKERS.txt [NAME,...]
+//   RESPONSES.json: as for bare-server.mjs ({"/bare/NAME": {"headers": {...}, "body": "..."}},
+//     each body a success envelope); served at /floor/NAME.
 //   KEYS.json: the keys file the API serves with; TICKERS.txt: the rotation, one ticker a line.
+//   NAME,...: the endpoints whose requests name a ticker; each ticker gets its own copy of
+//     their rows (the others send one copy).
 // Prints "floor listening on http://127.0.0.1:PORT (pid N)" on stderr.
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { hash } from 'node:crypto';
 
-const [responsesFile, keysFile, tickersFile] = process.argv.slice(2);
+const [responsesFile, keysFile, tickersFile, byTickerNames = ''] = process.argv.slice(2);
+const perTicker = new Set(byTickerNames.split(',').filter(Boolean).map((name) => `/bare/${name}`));
 const tickers = readFileSync(tickersFile, 'utf8').split('\n').map((line) => line.split(' ')[0]).filter(Boolean);
 
 // Header values made per request; every other captured header is sent as captured.
 const DYNAMIC = new Set(['x-request-id', 'x-ratelimit-remaining-minute', 'x-ratelimit-remaining-day', 'ratelimit']);
 
+const AS_OF = '"as_of":"';
+const DATA_OPEN = '"data":[';
 const responses = new Map();
 for (const [path, { headers, body }] of Object.entries(JSON.parse(readFileSync(responsesFile, 'utf8')))) {
-  const bytes = Buffer.from(body, 'utf8');
-  // Each ticker's copy sits in one slab with a gap of one body between copies, as pages do.
-  const slab = Buffer.allocUnsafeSlow(bytes.length * 2 * tickers.length);
-  const byTicker = new Map(tickers.map((ticker, i) => {
-    const copy = slab.subarray(i * 2 * bytes.length, (i * 2 + 1) * bytes.length);
-    bytes.copy(copy);
+  const asOfAt = body.indexOf(AS_OF) + AS_OF.length;
+  const rowsAt = body.indexOf(DATA_OPEN) + DATA_OPEN.length;
+  if (asOfAt < AS_OF.length || rowsAt < DATA_OPEN.length || !body.endsWith(']}')) throw new Error(`${path}: not a success envelope`);
+  const rows = Buffer.from(body.slice(rowsAt, -2), 'utf8');
+  // Each ticker's copy sits in one slab with a gap of one copy between copies, as pages do.
+  const copies = perTicker.has(path) ? tickers : [];
+  const slab = Buffer.allocUnsafeSlow(rows.length * 2 * copies.length);
+  const byTicker = new Map(copies.map((ticker, i) => {
+    const copy = slab.subarray(i * 2 * rows.length, (i * 2 + 1) * rows.length);
+    rows.copy(copy);
     return [ticker, copy];
   }));
   const fixed = Object.entries(headers).filter(([name]) => !DYNAMIC.has(name)).flat();
   responses.set(path.replace('/bare/', '/floor/'), {
-    body: bytes, byTicker, fixed,
+    // The envelope's front before and after `as_of` (an RFC 3339 time of fixed length, so the
+    // body's length is the captured one).
+    head: body.slice(0, asOfAt), middle: body.slice(body.indexOf('"', asOfAt), rowsAt), bytes: Buffer.byteLength(body),
+    rows, byTicker, fixed,
     minuteLimit: Number(headers['x-ratelimit-limit-minute']), dayLimit: Number(headers['x-ratelimit-limit-day']),
   });
 }
@@ -52,6 +67,9 @@ const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 const idPrefix = `${process.pid.toString(16)}-`;
 let counter = 0;
+// as_of, shared by the responses of one millisecond.
+let asOfMs = Number.NaN;
+let asOf = '';
 
 const server = createServer((req, res) => {
   const url = req.url ?? '/';
@@ -79,7 +97,11 @@ const server = createServer((req, res) => {
   bucket.atMs = nowMs;
   const t = url.indexOf('ticker=');
   const end = url.indexOf('&', t);
-  const body = t === -1 ? response.body : (response.byTicker.get(url.slice(t + 7, end === -1 ? url.length : end)) ?? response.body);
+  const rows = t === -1 ? response.rows : (response.byTicker.get(url.slice(t + 7, end === -1 ? url.length : end)) ?? response.rows);
+  if (nowMs !== asOfMs) {
+    asOfMs = nowMs;
+    asOf = new Date(nowMs).toISOString();
+  }
   const left = Math.floor(bucket.minute);
   const leftToday = Math.floor(bucket.day);
   const fields = response.fixed.slice();
@@ -87,10 +109,13 @@ const server = createServer((req, res) => {
     'x-request-id', idPrefix + (counter++).toString(36),
     'x-ratelimit-remaining-minute', left, 'x-ratelimit-remaining-day', leftToday,
     'ratelimit', `"minute";r=${left};t=1, "day";r=${leftToday};t=1`,
-    'Content-Length', body.length,
+    'Content-Length', response.bytes,
   );
   res.writeHead(200, fields);
-  res.end(body);
+  res.cork();
+  res.write(`${response.head}${asOf}${response.middle}`);
+  res.write(rows);
+  res.end(']}');
 });
 server.listen(0, '127.0.0.1', () => {
   process.stderr.write(`floor listening on http://127.0.0.1:${server.address().port} (pid ${process.pid})\n`);

@@ -22,7 +22,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BENCH_DIR, ENDPOINTS, floorPath, hasWrk, runWrk, startServer, type Served } from './processes.js';
+import { BENCH_DIR, ENDPOINTS, floorPath, hasWrk, tickerEndpoints, runWrk, startServer, type Served } from './processes.js';
 
 const ROOT = resolve(BENCH_DIR, '../..');
 const OUT = join(ROOT, 'bench-out');
@@ -61,7 +61,7 @@ async function main(): Promise<number> {
   }
   const start = (build: string): Promise<Served> => {
     if (build === 'bare') return startServer([join(BENCH_DIR, 'bare-server.mjs'), responses], 120_000, '0');
-    if (build === 'floor') return startServer([join(BENCH_DIR, 'floor-server.mjs'), responses, join(serve, 'keys.json'), rotation], 120_000, '0');
+    if (build === 'floor') return startServer([join(BENCH_DIR, 'floor-server.mjs'), responses, join(serve, 'keys.json'), rotation, tickerEndpoints()], 120_000, '0');
     return startServer([join(resolve(build), 'cli/main.js'), 'serve', '--port', '0', '--host', '127.0.0.1',
       '--snapshots', join(serve, 'snapshots'), '--keys', join(serve, 'keys.json')], 300_000, '0');
   };

@@ -25,6 +25,11 @@ export function floorPath(endpoint: (typeof ENDPOINTS)[number]): string {
   return `/floor/${endpoint.name}${q === -1 ? '' : endpoint.path.slice(q)}`;
 }
 
+/** Names of the endpoints whose path names a ticker (`{T}`), comma-separated, for floor-server.mjs. */
+export function tickerEndpoints(): string {
+  return ENDPOINTS.filter((endpoint) => endpoint.path.includes('{T}')).map((endpoint) => endpoint.name).join(',');
+}
+
 /** `taskset -c CPUS` before a command when `cpus` is given (util-linux), else nothing. */
 function pinned(command: string, args: readonly string[], cpus: string | undefined): [string, string[]] {
   return cpus === undefined ? [command, [...args]] : ['taskset', ['-c', cpus, command, ...args]];

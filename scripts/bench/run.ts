@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { spawnSync } from 'node:child_process';
 import { generateSnapshot } from '../gen-snapshot.js';
 import { publishVersion } from '../../src/data/snapshot-writer.js';
-import { BENCH_DIR, ENDPOINTS, floorPath, hasWrk, runJsonChild, runWrk, startServer, type WrkResult, type WrkTarget } from './processes.js';
+import { BENCH_DIR, ENDPOINTS, floorPath, hasWrk, tickerEndpoints, runJsonChild, runWrk, startServer, type WrkResult, type WrkTarget } from './processes.js';
 import { renderMarkdown, type BenchResults, type LoadResult, type ReloadResult, type Round } from './report.js';
 
 const ROOT = resolve(BENCH_DIR, '../..');
@@ -115,7 +115,7 @@ async function main(): Promise<number> {
     const responsesFile = join(OUT, 'bare-responses.json');
     await writeFile(responsesFile, JSON.stringify(captured));
     bare = await startServer([join(BENCH_DIR, 'bare-server.mjs'), responsesFile]);
-    floor = await startServer([join(BENCH_DIR, 'floor-server.mjs'), responsesFile, join(serve, 'keys.json'), rotation]);
+    floor = await startServer([join(BENCH_DIR, 'floor-server.mjs'), responsesFile, join(serve, 'keys.json'), rotation, tickerEndpoints()]);
 
     const targets = (endpoint: (typeof ENDPOINTS)[number]): [WrkTarget, WrkTarget, WrkTarget] => [
       { url: api.url, path: endpoint.path, keysText, tickersFile: rotation },
