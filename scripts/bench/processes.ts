@@ -1,7 +1,7 @@
 /**
  * Child processes of the benchmark: the server under test, the bare server and the floor server
- * (each its own `node` process, started the same way), wrk runs, and one-shot measuring children. Load only
- * ever goes to 127.0.0.1.
+ * (each its own `node` process, started the same way), wrk runs, and one-shot measuring
+ * children. Load only ever goes to 127.0.0.1.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

@@ -2,10 +2,10 @@
  * `npm run bench [-- --quick]`: the benchmark of issue 4, in one run, written to BENCHMARKS.md.
  *
  * 1. Throughput and latency of the compiled server (`node dist/cli/main.js serve`) against a
- *    bare node:http server answering the same bytes, alternating A B over rounds after a
- *    warm-up, with wrk rotating over the Founders keys (and tickers). Each round also runs the
- *    floor server (F, scripts/bench/floor-server.mjs): the least work a correct answer needs,
- *    as a reference for how close to the bare server any implementation can come here.
+ *    bare node:http server answering the same bytes (B), and the floor server (F,
+ *    scripts/bench/floor-server.mjs: the least work a correct answer needs, a reference for how
+ *    close to B any correct implementation can come here), alternating A B F over rounds after
+ *    a warm-up, with wrk rotating over the Founders keys (and tickers).
  * 2. Load-and-index time and peak RSS over snapshot sizes.
  * 3. Reload under load: SIGHUP to a new snapshot while wrk runs.
  * 4. Limiter memory per key.
