@@ -39,7 +39,8 @@ for (const [path, { headers, body }] of Object.entries(JSON.parse(readFileSync(r
   const rowsAt = body.indexOf(DATA_OPEN) + DATA_OPEN.length;
   if (asOfAt < AS_OF.length || rowsAt < DATA_OPEN.length || !body.endsWith(']}')) throw new Error(`${path}: not a success envelope`);
   const rows = Buffer.from(body.slice(rowsAt, -2), 'utf8');
-  // Each ticker's copy sits in one slab with a gap of one copy between copies, as pages do.
+  // Each ticker's copy sits in one slab with a gap of one copy after it (a page holds more
+  // rows than a response sends), so that consecutive requests touch different memory.
   const copies = perTicker.has(path) ? tickers : [];
   const slab = Buffer.allocUnsafeSlow(rows.length * 2 * copies.length);
   const byTicker = new Map(copies.map((ticker, i) => {
