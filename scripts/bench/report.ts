@@ -92,8 +92,11 @@ export function renderMarkdown(r: BenchResults): string {
     if (fs.length > 0) out.push(`| ${e}, for reference (not a target): the floor server's req/s | ${median(fs).toFixed(2)} × bare (${range(fs)}) |`);
   }
   const big = r.scale[r.scale.length - 1]!;
-  out.push(`| ${big.filings.toLocaleString('en')} filings loaded and indexed ≤ 15 s | ${mark(big.seconds <= 15)}: ${big.seconds.toFixed(1)} s |`);
-  out.push(`| peak RSS ≤ 2.5 × NDJSON bytes | ${mark(big.peakRssBytes / big.ndjsonBytes <= 2.5)}: ${(big.peakRssBytes / big.ndjsonBytes).toFixed(2)} × |`);
+  // The load targets are for the 1M-filing snapshot; a quick run loads smaller ones, where
+  // Node's own baseline RSS is a large share, so it reports them without judging them.
+  const judge = (ok: boolean): string => (r.quick ? 'not judged in quick mode' : mark(ok));
+  out.push(`| ${r.quick ? '1,000,000' : big.filings.toLocaleString('en')} filings loaded and indexed ≤ 15 s | ${judge(big.seconds <= 15)}: ${big.seconds.toFixed(1)} s${r.quick ? ` for ${big.filings.toLocaleString('en')}` : ''} |`);
+  out.push(`| peak RSS ≤ 2.5 × NDJSON bytes | ${judge(big.peakRssBytes / big.ndjsonBytes <= 2.5)}: ${(big.peakRssBytes / big.ndjsonBytes).toFixed(2)} ×${r.quick ? ` for ${big.filings.toLocaleString('en')} filings` : ''} |`);
   out.push(`| zero non-2xx during reload under load | ${mark(r.reload.non2xx === 0 && r.reload.socketErrors === 0)}: ${r.reload.non2xx} non-2xx, ${r.reload.socketErrors} socket errors |`);
   out.push(`| ≤ 200 B of heap per idle limiter key | ${mark(r.limiter.bytesPerKey <= 200)}: ${r.limiter.bytesPerKey.toFixed(0)} B |`, '');
   out.push('## Commands', '');
