@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * The `equity-facts` command: `serve`, `keys`, `build`. The builder (and its XML parser) is
- * loaded only by `build`, so the server never loads a dependency.
+ * The `equity-facts` command: `serve`, `keys`, `build`, `fetch`. The builder (and its XML
+ * parser) is loaded only by `build`, the EDGAR client only by `fetch`, so the server never loads
+ * a dependency.
  */
 import { listen } from '../server.js';
 import { PACKAGE_VERSION } from '../version.js';
@@ -16,6 +17,7 @@ usage:
   equity-facts keys list --file F
   equity-facts keys set-status --file F ID STATUS
   equity-facts build --from DIR --out SNAPSHOTS_DIR [--as-of YYYY-MM-DD] [--window-days 90] [--filings-days N] [--version V]
+  equity-facts fetch --user-agent "Name email" --out DIR (--tickers T,… | --ciks C,… | --all) [--since YYYY-MM-DD] [--bulk] [--base-url URL]
 
 serve settings (flag, environment variable, default):
 ${SERVE_SETTINGS.map((s) => `  ${(s.flag ? `--${s.flag}` : '').padEnd(12)} ${s.env.padEnd(18)} ${s.fallback}`).join('\n')}
@@ -74,6 +76,10 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'build': {
       const { runBuildCommand } = await import('../build/command.js');
       return runBuildCommand(rest);
+    }
+    case 'fetch': {
+      const { runFetchCommand } = await import('../fetch/command.js');
+      return runFetchCommand(rest);
     }
     case '--version':
     case 'version':
