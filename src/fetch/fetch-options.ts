@@ -3,6 +3,7 @@
  * message naming it, then frozen.
  */
 import { normaliseTicker, padCik } from '../build/edgar.js';
+import type { ClientEvent } from './edgar-client.js';
 import { realSleep, type Sleep } from './rate-gate.js';
 
 /** What to fetch: named tickers, named CIKs, or every company in company_tickers.json. */
@@ -55,6 +56,8 @@ export interface FetchOptions {
   log?: (line: string) => void;
   /** Redraws the progress line; null for none. Default: on stderr when it is a TTY. */
   progress?: ((line: string) => void) | null;
+  /** Told of every request, retry and body chunk (for an embedding program's own metrics). */
+  observe?: (event: ClientEvent) => void;
 }
 
 /** The options after defaults and checks. */
@@ -78,6 +81,7 @@ export interface ResolvedFetchOptions {
   readonly signal: AbortSignal | undefined;
   readonly log: (line: string) => void;
   readonly progress: ((line: string) => void) | null;
+  readonly observe: (event: ClientEvent) => void;
 }
 
 /** A bad option: `option` names it, `problem` says what is wrong (the message is both). */
@@ -159,7 +163,7 @@ export function resolveFetchOptions(options: FetchOptions): ResolvedFetchOptions
     if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) throw new FetchOptionError(name, `must be a whole number from ${min} to ${max}`);
     return value;
   };
-  for (const name of ['sleep', 'random', 'log'] as const) {
+  for (const name of ['sleep', 'random', 'log', 'observe'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'function') throw new FetchOptionError(name, 'must be a function');
   }
   if (options.progress !== undefined && options.progress !== null && typeof options.progress !== 'function') throw new FetchOptionError('progress', 'must be a function or null');
@@ -185,6 +189,7 @@ export function resolveFetchOptions(options: FetchOptions): ResolvedFetchOptions
     progress: options.progress === undefined
       ? (process.stderr.isTTY ? (line: string) => { process.stderr.write(`\r\x1b[2K${line}`); } : null)
       : options.progress,
+    observe: options.observe ?? (() => {}),
   });
 }
 

@@ -42,6 +42,7 @@ export async function runFetch(options: FetchOptions): Promise<FetchResult> {
     idleTimeoutMs: o.idleTimeoutMs, now: o.now, sleep: o.sleep, random: o.random, signal: o.signal,
     gate: new RateGate({ requestsPerSecond: o.requestsPerSecond, now: o.now, sleep: o.sleep }),
     observe: (event) => {
+      o.observe(event);
       if (event.type === 'request') {
         tally.requests++;
         progress.request();

@@ -176,7 +176,8 @@ function contentType(path: string): string {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { values } = parseArgs({ options: { port: { type: 'string', default: '8099' }, 'sec-data': { type: 'string', default: SEC_DATA } } });
-  const replay = await EdgarReplay.start({ port: Number(values.port), secData: values['sec-data']! });
-  process.stderr.write(`EDGAR replay of ${values['sec-data']} (${replay.paths().length} paths) on ${replay.url}; Ctrl-C stops\n`);
-  process.once('SIGINT', () => { void replay.close(); });
+  void EdgarReplay.start({ port: Number(values.port), secData: values['sec-data']! }).then((replay) => {
+    process.stderr.write(`EDGAR replay of ${values['sec-data']} (${replay.paths().length} paths) on ${replay.url}; Ctrl-C stops\n`);
+    process.once('SIGINT', () => { void replay.close(); });
+  });
 }
