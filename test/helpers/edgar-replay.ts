@@ -31,13 +31,15 @@ export interface ReplayRequest {
   readonly at: number;
   readonly userAgent: string | undefined;
   readonly acceptEncoding: string | undefined;
-  readonly status: number | 'dropped';
+  readonly status: number | 'dropped' | 'stalled';
 }
 
 /** A fault to inject for a path. */
 export type Fault =
   | { readonly status: number; readonly retryAfter?: string; readonly body?: string }
-  | { readonly drop: 'before-headers' | 'mid-body' };
+  | { readonly drop: 'before-headers' | 'mid-body' }
+  /** Sends nothing at all until the server closes. */
+  | { readonly stall: true };
 
 /** SEC's page for a client over the fair-access rate (served with 403). */
 export const RATE_THRESHOLD_PAGE = '<html><head><title>SEC.gov | Request Rate Threshold Exceeded</title></head><body><h1>Your Request Originates from an Undeclared Automated Tool</h1></body></html>';
@@ -127,6 +129,10 @@ export class EdgarReplay {
     const fault = queued?.[0];
     if (fault) {
       if (--fault.times === 0) queued!.shift();
+      if ('stall' in fault.fault) {
+        record('stalled');
+        return;
+      }
       if ('drop' in fault.fault) {
         record('dropped');
         if (fault.fault.drop === 'before-headers') {

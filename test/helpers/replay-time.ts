@@ -8,6 +8,12 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ClientEvent } from '../../src/fetch/edgar-client.js';
 import type { EdgarReplay } from './edgar-replay.js';
 
+/** Resolves when the signal aborts (never without one). */
+const aborted = (signal?: AbortSignal): Promise<void> => new Promise((resolve) => {
+  if (signal?.aborted) resolve();
+  signal?.addEventListener('abort', () => resolve(), { once: true });
+});
+
 /** The clock, sleep and observer to hand to `runFetch`, plus what the test reads back. */
 export interface ReplayTime {
   readonly now: () => number;
@@ -38,7 +44,8 @@ export function replayTime(replay: EdgarReplay, start = Date.parse('2026-11-21T1
       sleeps.push(wait);
       // Let the request just let through by the gate be sent, then wait for it to arrive.
       await nextTurn();
-      await replay.arrivals(started);
+      // A request aborted before it was sent never arrives: stop waiting when the run stops.
+      await Promise.race([replay.arrivals(started), aborted(signal)]);
       signal?.throwIfAborted();
       ms += Math.max(0, wait);
     },
