@@ -4,6 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { FETCH_DEFAULTS, FetchOptionError, SEC_MAX_REQUESTS_PER_SECOND, type FetchOptions } from './fetch-options.js';
+import { StorageError } from './edgar-client.js';
 import { FetchSelectionError, runFetch } from './fetch-run.js';
 
 /** Usage text, printed by `--help` and with a usage error. */
@@ -117,6 +118,10 @@ export async function runFetchCommand(argv: readonly string[], env: NodeJS.Proce
     if (error instanceof FetchSelectionError) {
       process.stderr.write(`equity-facts fetch: ${error.message}\n`);
       return 2;
+    }
+    if (error instanceof StorageError) {
+      process.stderr.write(`equity-facts fetch: ${error.message}\n`);
+      return 1;
     }
     throw error;
   } finally {

@@ -57,6 +57,12 @@ export type Transfer =
 /** SEC refused the declared User-Agent; no request can succeed, so the run stops. */
 export class UserAgentRefusedError extends Error {}
 
+/** The output folder cannot be written (full disk, no permission, a file where a folder must be); the run stops. */
+export class StorageError extends Error {}
+
+/** The largest page {@link EdgarClient.text} keeps in memory, bytes (SEC's catalog pages are under 1 MB). */
+const MAX_PAGE_BYTES = 16 * 1024 * 1024;
+
 /** Checks a complete temporary file before it takes its EDGAR name; throws to refuse it. */
 export type Validate = (file: string) => Promise<void>;
 
@@ -79,11 +85,12 @@ export class EdgarClient {
    * Downloads a document to `file` (created with its folders), through a temporary file.
    *
    * @param validate - checks the complete download before it is renamed; a refusal fails the document.
-   * @throws the abort reason when the run is stopped; {@link UserAgentRefusedError}.
+   * @throws the abort reason when the run is stopped; {@link UserAgentRefusedError};
+   *   {@link StorageError} when the file cannot be written.
    */
   async download(location: EdgarLocation, file: string, validate?: Validate): Promise<Transfer> {
-    await mkdir(dirname(file), { recursive: true });
     const temp = join(dirname(file), `.${basename(file)}.${randomBytes(4).toString('hex')}.part`);
+    await storage(file, () => mkdir(dirname(file), { recursive: true }));
     try {
       const result = await this.#exchange(location, async (body, touch) => {
         let bytes = 0;
@@ -95,7 +102,15 @@ export class EdgarClient {
             done(null, chunk);
           },
         });
-        await pipeline(body, counter, createWriteStream(temp));
+        // A write error is the disk's fault, not EDGAR's: it stops the run instead of a retry.
+        let writeError: Error | undefined;
+        const sink = createWriteStream(temp).once('error', (error) => { writeError = error; });
+        try {
+          await pipeline(body, counter, sink);
+        } catch (error) {
+          if (writeError) throw new StorageError(`cannot write ${file}: ${writeError.message}`);
+          throw error;
+        }
         return bytes;
       });
       if (result.status !== 'ok') return result;
@@ -106,11 +121,13 @@ export class EdgarClient {
       }
       // The mtime says when it was fetched, on the run's clock: the refresh rule reads it.
       const at = new Date(this.#o.now());
-      await utimes(temp, at, at);
-      await rename(temp, file);
+      await storage(file, async () => {
+        await utimes(temp, at, at);
+        await rename(temp, file);
+      });
       return { status: 'fetched', bytes: result.value };
     } finally {
-      await rm(temp, { force: true });
+      await rm(temp, { force: true }).catch(() => {});
     }
   }
 
@@ -122,8 +139,11 @@ export class EdgarClient {
   async text(location: EdgarLocation): Promise<{ readonly status: 'ok'; readonly text: string } | Exclude<Transfer, { status: 'fetched' }>> {
     const result = await this.#exchange(location, async (body, touch) => {
       const chunks: Buffer[] = [];
+      let size = 0;
       for await (const chunk of body) {
         touch();
+        size += (chunk as Buffer).length;
+        if (size > MAX_PAGE_BYTES) throw new Error(`page larger than ${MAX_PAGE_BYTES} bytes`);
         chunks.push(chunk as Buffer);
       }
       return Buffer.concat(chunks).toString('utf8');
@@ -142,18 +162,14 @@ export class EdgarClient {
       await o.gate.acquire(o.signal);
       o.observe({ type: 'request', url, attempt });
       const idle = new AbortController();
-      let timer: NodeJS.Timeout | undefined;
-      const touch = (): void => {
-        clearTimeout(timer);
-        timer = setTimeout(() => idle.abort(new Error(`no data for ${o.idleTimeoutMs} ms`)), o.idleTimeoutMs);
-      };
+      const timer = setTimeout(() => idle.abort(new Error(`no data for ${o.idleTimeoutMs} ms`)), o.idleTimeoutMs);
+      const touch = (): void => { timer.refresh(); };
       let reason: string;
       let pauseAllMs: number | null = null;
       try {
-        touch();
         const signal = o.signal ? AbortSignal.any([o.signal, idle.signal]) : idle.signal;
         const response = await fetch(url, { headers: this.#headers, signal, redirect: 'follow' });
-        const body403 = response.status === 403 ? (await response.text()).slice(0, 4096) : '';
+        const body403 = response.status === 403 ? await readHead(response, 4096) : '';
         const verdict = judgeResponse(response.status, response.headers.get('retry-after'), body403, o.now());
         if (verdict.kind === 'ok') {
           const body = response.body ? Readable.fromWeb(response.body as import('node:stream/web').ReadableStream) : Readable.from([]);
@@ -167,7 +183,7 @@ export class EdgarClient {
         pauseAllMs = verdict.pauseAllMs;
       } catch (error) {
         if (o.signal?.aborted) throw o.signal.reason;
-        if (error instanceof UserAgentRefusedError) throw error;
+        if (error instanceof UserAgentRefusedError || error instanceof StorageError) throw error;
         reason = idle.signal.aborted ? String((idle.signal.reason as Error).message) : describeNetworkError(error);
       } finally {
         clearTimeout(timer);
@@ -179,6 +195,31 @@ export class EdgarClient {
       if (pauseAllMs !== null) o.gate.pauseUntil(o.now() + pauseAllMs);
       else await o.sleep(waitMs, o.signal);
     }
+  }
+}
+
+/** The first `limit` bytes of a body, as text; the rest is not read. */
+async function readHead(response: Response, limit: number): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (size < limit) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.length;
+  }
+  await reader.cancel().catch(() => {});
+  return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
+}
+
+/** Runs a filesystem step; its failure becomes a {@link StorageError} naming the file. */
+async function storage<T>(file: string, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    throw new StorageError(`cannot write ${file}: ${(error as Error).message}`);
   }
 }
 

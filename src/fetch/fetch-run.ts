@@ -5,13 +5,14 @@
  * and in `.equity-facts-fetch.json`.
  */
 import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { TickerMap, isTickerFile, parseTickerFile } from '../build/tickers.js';
 import { fetchBulk } from './bulk-files.js';
 import { fetchCompanies } from './company-files.js';
-import { EdgarClient, UserAgentRefusedError } from './edgar-client.js';
+import { EdgarClient, StorageError, UserAgentRefusedError } from './edgar-client.js';
 import { COMPANY_TICKERS, COMPANY_TICKERS_EXCHANGE } from './edgar-paths.js';
 import { resolveFetchOptions, type FetchOptions, type ResolvedFetchOptions } from './fetch-options.js';
-import { FetchTally, summaryLines, writeSummaryFile, type RunEnd } from './fetch-summary.js';
+import { FetchTally, SUMMARY_FILE, summaryLines, writeSummaryFile, type RunEnd } from './fetch-summary.js';
 import { Mirror } from './mirror.js';
 import { ProgressLine } from './progress-line.js';
 import { RateGate } from './rate-gate.js';
@@ -31,7 +32,8 @@ export class FetchSelectionError extends Error {}
 /**
  * Runs a fetch.
  *
- * @throws TypeError naming a bad option; {@link FetchSelectionError} for tickers EDGAR does not list.
+ * @throws FetchOptionError naming a bad option; {@link FetchSelectionError} for tickers EDGAR does
+ *   not list; {@link StorageError} when the output folder cannot be created.
  */
 export async function runFetch(options: FetchOptions): Promise<FetchResult> {
   const o = resolveFetchOptions(options);
@@ -56,7 +58,11 @@ export async function runFetch(options: FetchOptions): Promise<FetchResult> {
   const mirror = new Mirror(o.out, client, tally, o.now, o.refreshAfterMs);
   const startedAt = o.now();
   let end: RunEnd = 'complete';
-  await mkdir(o.out, { recursive: true });
+  try {
+    await mkdir(o.out, { recursive: true });
+  } catch (error) {
+    throw new StorageError(`cannot create the output folder ${o.out}: ${(error as Error).message}`);
+  }
   try {
     progress.phase('ticker files:', 2);
     const tickerFiles = [await mirror.ensure(COMPANY_TICKERS, 'updated', validateTickers), await mirror.ensure(COMPANY_TICKERS_EXCHANGE, 'updated', validateTickers)];
@@ -70,9 +76,9 @@ export async function runFetch(options: FetchOptions): Promise<FetchResult> {
   } catch (error) {
     if (o.signal?.aborted && error === o.signal.reason) {
       end = 'interrupted';
-    } else if (error instanceof UserAgentRefusedError) {
+    } else if (error instanceof UserAgentRefusedError || error instanceof StorageError) {
       end = 'stopped';
-      tally.failed.push({ url: '(every request)', reason: error.message });
+      tally.failed.push({ url: error instanceof StorageError ? '(output folder)' : '(every request)', reason: error.message });
     } else {
       progress.clear();
       throw error;
@@ -80,7 +86,12 @@ export async function runFetch(options: FetchOptions): Promise<FetchResult> {
   }
   progress.clear();
   const finishedAt = o.now();
-  const summaryFile = await writeSummaryFile(o.out, tally, end, startedAt, finishedAt);
+  let summaryFile = join(o.out, SUMMARY_FILE);
+  try {
+    summaryFile = await writeSummaryFile(o.out, tally, end, startedAt, finishedAt);
+  } catch (error) {
+    o.log(`fetch: cannot write ${summaryFile}: ${(error as Error).message}`);
+  }
   for (const line of summaryLines(tally, end, finishedAt - startedAt, summaryFile)) o.log(line);
   const exitCode = end === 'interrupted' ? 130 : end === 'stopped' || tally.failed.length > 0 ? 1 : 0;
   return { tally, end, exitCode, summaryFile };

@@ -5,8 +5,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { StorageError } from '../../src/fetch/edgar-client.js';
 import { runFetch } from '../../src/fetch/fetch-run.js';
 import { RATE_THRESHOLD_PAUSE_MS } from '../../src/fetch/retry-policy.js';
 import { RATE_THRESHOLD_PAGE, type ReplayRequest } from '../helpers/edgar-replay.js';
@@ -121,4 +122,17 @@ test('other refusals (a plain 403, a 400) fail the document without retries', as
   assert.equal(replay.requestsFor(FORM_4).length, 1);
   assert.deepEqual(result.tally.failed.map((f) => f.reason), ['HTTP 403']);
   assert.equal(result.exitCode, 1);
+});
+
+test('an output folder that cannot be written stops the run with a message naming the file, never a stack trace', async (t) => {
+  const { replay, out, options, logs } = await fixtureRun(t);
+  // A file where EDGAR's submissions folder must go.
+  await writeFile(join(out, 'submissions'), 'not a folder');
+  const result = await runFetch(options({ concurrency: 1 }));
+  assert.equal(result.end, 'stopped');
+  assert.equal(result.exitCode, 1);
+  assert.match(result.tally.failed[0]!.reason, /^cannot write .*submissions\/CIK0001234567\.json: /);
+  assert.ok(!replay.requests.some((r) => r.path.startsWith('/Archives/')), 'nothing more is asked');
+  assert.ok(logs.some((l) => l.startsWith('fetch stopped: ')));
+  await assert.rejects(runFetch(options({ out: join(out, 'submissions', 'deeper') })), (error: unknown) => error instanceof StorageError && /cannot create the output folder/.test(error.message));
 });
