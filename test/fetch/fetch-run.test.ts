@@ -129,3 +129,18 @@ test('the progress line shows the phase, the files settled and the request rate,
   assert.ok(lines.some((l) => /^fetch: 6 filings since 2024-01-01: \d+\/\d+ files · \d+ fetched, \d+ held, \d+ not on EDGAR, 0 failed · [\d.]+ req\/s$/.test(l)), lines.join('\n'));
   assert.equal(lines.at(-1), '');
 });
+
+test('EDGAR\'s quirks are named, not fatal: an error page instead of JSON, JSON that is not a submissions file, a 13F-HR index without an information table', async (t) => {
+  const { replay, options } = await fixtureRun(t);
+  replay.set('/submissions/CIK0007654321.json', '{"note": "not a submissions file"}');
+  replay.set('/submissions/CIK0001111111.json', '<html><body>Service Unavailable</body></html>');
+  replay.set('/Archives/edgar/data/1234567/000123456724000004/0001234567-24-000004-index.htm', '<table class="tableFile"><tr><td>1</td><td>13F-HR</td><td><a href="/x/primary_doc.xml">primary_doc.xml</a></td><td>13F-HR</td></tr></table>');
+  const result = await runFetch(options({ tickers: undefined, ciks: ['1234567', '7654321', '1111111'] }));
+  assert.equal(result.exitCode, 1);
+  assert.deepEqual(result.tally.failed.map((f) => [new URL(f.url).pathname, f.reason.replace(/:.*/, '')]), [['/submissions/CIK0001111111.json', 'unusable answer']]);
+  assert.deepEqual(result.tally.passedOver.map((p) => [p.what.replace(replay.url, ''), p.reason]), [
+    ['/submissions/CIK0007654321.json', 'not a submissions JSON'],
+    ['0001234567-24-000004 (Form 13F-HR)', 'its index lists no INFORMATION TABLE XML'],
+  ]);
+  assert.ok(!replay.requests.some((r) => r.path.endsWith('/holdings.xml')));
+});
