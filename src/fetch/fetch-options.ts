@@ -44,7 +44,11 @@ export interface FetchOptions {
   backoffCapMs?: number;
   /** A response silent this long is abandoned and retried, ms. Default 60000. */
   idleTimeoutMs?: number;
-  /** Clock, ms since the epoch. Default `Date.now`. */
+  /**
+   * Clock, ms since the epoch. Default: the wall clock at start plus monotonic time since
+   * (`performance.timeOrigin + performance.now()`), so that a step of the system clock during a
+   * long run can neither stall the pacing nor bunch requests.
+   */
   now?: () => number;
   /** How to wait. Default: timers. */
   sleep?: Sleep;
@@ -142,7 +146,7 @@ export function resolveFetchOptions(options: FetchOptions): ResolvedFetchOptions
   if (uaProblem) throw new FetchOptionError('userAgent', uaProblem);
   if (typeof options.out !== 'string' || options.out === '') throw new FetchOptionError('out', 'must be a folder path');
   const selection = resolveSelection(options);
-  const now = options.now ?? Date.now;
+  const now = options.now ?? monotonicNow;
   if (typeof now !== 'function') throw new FetchOptionError('now', 'must be a function returning ms');
   const since = options.since ?? new Date(now() - FETCH_DEFAULTS.sinceDays * 86_400_000).toISOString().slice(0, 10);
   if (!isCalendarDate(since)) throw new FetchOptionError('since', `must be a date YYYY-MM-DD, got ${JSON.stringify(since)}`);
@@ -214,6 +218,10 @@ function resolveSelection(options: FetchOptions): Selection {
     return cik;
   });
   return Object.freeze({ kind: 'ciks', ciks: Object.freeze([...new Set(ciks)]) });
+}
+
+function monotonicNow(): number {
+  return performance.timeOrigin + performance.now();
 }
 
 function isCalendarDate(value: string): boolean {
