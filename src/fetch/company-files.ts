@@ -34,7 +34,7 @@ const FILES_PER_FILING = { ownership: 1, thirteenF: 3, earnings: 3 } as const;
  * @throws the abort reason; {@link UserAgentRefusedError}.
  */
 export async function fetchCompanies(ciks: readonly string[], run: CompanyRun): Promise<void> {
-  run.progress.phase(`${ciks.length.toLocaleString('en-US')} companies:`, ciks.length * 2);
+  run.progress.phase(`${ciks.length.toLocaleString('en-US')} ${ciks.length === 1 ? 'company' : 'companies'}:`, ciks.length * 2);
   const planned: PlannedFiling[][] = [];
   await forEachLimit(ciks.map((cik, i) => ({ cik, i })), run.concurrency, async ({ cik, i }) => {
     planned[i] = await fetchCompany(cik, run);
@@ -42,7 +42,7 @@ export async function fetchCompanies(ciks: readonly string[], run: CompanyRun): 
   const byAccession = new Map<string, PlannedFiling>();
   for (const filing of planned.flat()) if (!byAccession.has(filing.accessionNo)) byAccession.set(filing.accessionNo, filing);
   const filings = [...byAccession.values()];
-  run.progress.phase(`${filings.length.toLocaleString('en-US')} filings since ${run.since}:`, run.tally.done);
+  run.progress.phase(`${filings.length.toLocaleString('en-US')} ${filings.length === 1 ? 'filing' : 'filings'} since ${run.since}:`, run.tally.done);
   run.progress.expect(filings.reduce((sum, f) => sum + FILES_PER_FILING[f.kind], 0));
   await forEachLimit(filings, run.concurrency, (filing) => fetchFilingDocuments(filing, run));
 }

@@ -125,7 +125,7 @@ test('the progress line shows the phase, the files settled and the request rate,
   const { options } = await fixtureRun(t);
   const lines: string[] = [];
   await runFetch(options({ progress: (line) => lines.push(line) }));
-  assert.ok(lines.some((l) => /^fetch: 1 companies: \d+\/2 files · /.test(l)), lines.join('\n'));
+  assert.ok(lines.some((l) => /^fetch: 1 company: \d+\/2 files · /.test(l)), lines.join('\n'));
   assert.ok(lines.some((l) => /^fetch: 6 filings since 2024-01-01: \d+\/\d+ files · \d+ fetched, \d+ held, \d+ not on EDGAR, 0 failed · [\d.]+ req\/s$/.test(l)), lines.join('\n'));
   assert.equal(lines.at(-1), '');
 });
