@@ -3,6 +3,7 @@
  * decisions §6 and writes them with the snapshot writer, which verifies the version as the
  * server would before it publishes `CURRENT` (decisions §7).
  */
+import { relative } from 'node:path';
 import { ROW_KINDS, type RowKind } from '../rows/schemas.js';
 import type { StoredRow } from '../rows/types.js';
 import { sortRows, writeSnapshot } from '../data/snapshot-writer.js';
@@ -12,7 +13,7 @@ import { computeFilingRows } from './filings.js';
 import { emptyInputs, readInputFile } from './inputs.js';
 import { computeInsiderRows, latestTradeDate } from './insiders.js';
 import { computeReportRows } from './reports.js';
-import { resolveInputs } from './resolve.js';
+import { resolveInputs, type Resolved } from './resolve.js';
 import { earningsRecap, filingSummary, insiderSummary, reportSummary, whaleSummary } from './summaries.js';
 import { walkFiles } from './walk.js';
 import { computeWhaleRows, foldPeriods } from './whales.js';
@@ -133,6 +134,7 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildResult>
       earnings_without_ticker: earnings.withoutTicker,
       companies_without_ticker: reports.withoutTicker,
       thirteenf_filed_at_from_signature_date: resolved.filedAtFromSignature,
+      submissions_clocks: submissionsClockNotes(resolved.submissionsClocks, options.from),
       thirteenf_value_units: [...periods.values()].flat().map((p) => ({
         cik: p.filerCik, period_of_report: p.periodOfReport, accession_no: p.accessionNo, value_unit: p.unit.unit,
         decided_by: p.unit.inferred ? 'implied price per share' : 'filing date', median_implied_price: p.unit.medianImpliedPrice,
@@ -152,6 +154,18 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildResult>
 
 function withText<T extends object>(row: T, field: 'summary' | 'recap', value: string | undefined): T {
   return value === undefined ? row : { ...row, [field]: value };
+}
+
+/** How many submissions files were read on each clock, and which ones were not plain UTC by evidence. */
+function submissionsClockNotes(clocks: Resolved['submissionsClocks'], from: string): Record<string, unknown> {
+  const count = (test: (c: Resolved['submissionsClocks'][number]) => boolean): number => clocks.filter(test).length;
+  return {
+    utc: count((c) => c.clock === 'utc' && c.decidedBy !== 'no evidence: read as written (UTC)'),
+    eastern_with_z: count((c) => c.clock === 'eastern'),
+    no_evidence_read_as_utc: count((c) => c.decidedBy === 'no evidence: read as written (UTC)'),
+    not_utc_by_evidence: clocks.filter((c) => c.clock === 'eastern' || c.decidedBy === 'no evidence: read as written (UTC)').slice(0, 50)
+      .map((c) => ({ file: relative(from, c.path), clock: c.clock, decided_by: c.decidedBy, votes: c.votes })),
+  };
 }
 
 function tally(reasons: readonly string[]): Record<string, number> {

@@ -45,6 +45,8 @@ export interface Inputs {
   headerJson: Map<string, HeaderJson>;
   headerJsonByStem: Map<string, HeaderJson>;
   companyFacts: Map<string, CompanyFacts>;
+  /** Per submissions file, its filings' `acceptanceDateTime` as written (its clock is settled in resolve.ts). */
+  submissionsAcceptance: { path: string; entries: { record: FilingRecord; written: string }[] }[];
   filesRead: number;
   skipped: Skipped[];
 }
@@ -53,7 +55,7 @@ export interface Inputs {
 export function emptyInputs(): Inputs {
   return {
     tickers: new TickerMap(), companies: new Map(), filings: [], ownership: [], thirteenF: [], looseThirteenF: [],
-    looseOwnership: [], headerJson: new Map(), headerJsonByStem: new Map(), companyFacts: new Map(), filesRead: 0, skipped: [],
+    looseOwnership: [], headerJson: new Map(), headerJsonByStem: new Map(), companyFacts: new Map(), submissionsAcceptance: [], filesRead: 0, skipped: [],
   };
 }
 
@@ -118,6 +120,7 @@ function recogniseJson(path: string, value: unknown, inputs: Inputs): string | n
     const parsed = parseSubmissions(value, basename(path));
     if (parsed.company) inputs.companies.set(parsed.company.cik, parsed.company);
     inputs.filings.push(...parsed.filings);
+    inputs.submissionsAcceptance.push({ path, entries: parsed.acceptance });
     return null;
   }
   if (isCompanyFactsFile(value)) {

@@ -24,6 +24,7 @@ export interface FilingRecord {
   form: string;
   accessionNo: string;
   filedAt: string;
+  /** EDGAR's acceptance time converted from Eastern time to RFC 3339 UTC, or null where unknown. */
   acceptedAt: string | null;
   periodOfReport: string | null;
   /** 8-K item numbers such as `2.02`. */

@@ -9,6 +9,7 @@ import { accessionFromName } from './edgar.js';
 import type { Inputs, Skipped } from './inputs.js';
 import type { Company, FilingRecord, OwnershipFiling, ThirteenFFiling } from './model.js';
 import { parseOwnershipXml } from './ownership.js';
+import { decideSubmissionsClock, readWritten, type SubmissionsClock } from './submissions-clock.js';
 
 /** The inputs, joined and without duplicates. */
 export interface Resolved {
@@ -23,6 +24,8 @@ export interface Resolved {
   company: (cik: string) => Company | undefined;
   /** Accession numbers of 13F filings whose date is the cover's signature date. */
   filedAtFromSignature: string[];
+  /** The clock each submissions file writes `acceptanceDateTime` in, by path. */
+  submissionsClocks: ({ path: string } & SubmissionsClock)[];
 }
 
 const SOURCE_RANK: Record<FilingRecord['source'], number> = { submissions: 0, sgml: 1, 'header-json': 2 };
@@ -34,6 +37,7 @@ const SOURCE_RANK: Record<FilingRecord['source'], number> = { submissions: 0, sg
  */
 export function resolveInputs(inputs: Inputs): Resolved {
   const company = companyDirectory(inputs);
+  const submissionsClocks = settleSubmissionsClocks(inputs);
   for (const header of inputs.headerJson.values()) {
     if (!header.issuerCik) continue;
     inputs.filings.push({
@@ -55,7 +59,18 @@ export function resolveInputs(inputs: Inputs): Resolved {
   }
   const ownership = resolveOwnership(inputs, filingByAccession);
   const { thirteenF, filedAtFromSignature } = resolveThirteenF(inputs, filingByAccession);
-  return { filings: [...filingByAccession.values()], filingByAccession, ownership, thirteenF, company, filedAtFromSignature };
+  return { filings: [...filingByAccession.values()], filingByAccession, ownership, thirteenF, company, filedAtFromSignature, submissionsClocks };
+}
+
+/** Decides each submissions file's clock and sets its filings' `acceptedAt` (see submissions-clock.ts). */
+function settleSubmissionsClocks(inputs: Inputs): Resolved['submissionsClocks'] {
+  const known = new Map<string, string>();
+  for (const record of inputs.filings) if (record.source !== 'submissions' && record.acceptedAt) known.set(record.accessionNo, record.acceptedAt);
+  return inputs.submissionsAcceptance.map(({ path, entries }) => {
+    const clock = decideSubmissionsClock(entries.map((e) => ({ accessionNo: e.record.accessionNo, written: e.written })), known);
+    for (const { record, written } of entries) record.acceptedAt = readWritten(written, clock.clock) ?? null;
+    return { path, ...clock };
+  });
 }
 
 function preferred(a: FilingRecord, b: FilingRecord, company: (cik: string) => Company | undefined): boolean {

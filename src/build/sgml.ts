@@ -5,7 +5,8 @@
  * Dissemination Service specification, SGML submissions). The header is read line by line;
  * an embedded `<XML>` payload is handed on as text for the XML parser.
  */
-import { acceptanceToUtc, isoDate, normaliseAccession, padCik } from './edgar.js';
+import { edgarEasternToIso } from './eastern-time.js';
+import { isoDate, normaliseAccession, padCik } from './edgar.js';
 
 /** The header facts of a complete submission. */
 export interface SubmissionHeader {
@@ -14,7 +15,7 @@ export interface SubmissionHeader {
   form: string;
   /** FILED AS OF DATE, `YYYY-MM-DD`. */
   filedAt: string;
-  /** ACCEPTANCE-DATETIME converted to RFC 3339 UTC, or null. */
+  /** ACCEPTANCE-DATETIME (Eastern time) converted to RFC 3339 UTC, or null. */
   acceptedAt: string | null;
   /** CONFORMED PERIOD OF REPORT, `YYYY-MM-DD`, or null. */
   periodOfReport: string | null;
@@ -130,7 +131,7 @@ function assemble(
     });
   });
   return {
-    accessionNo, form: found.form, filedAt, acceptedAt: acceptanceToUtc(found.accepted) ?? null,
+    accessionNo, form: found.form, filedAt, acceptedAt: edgarEasternToIso(found.accepted) ?? null,
     periodOfReport: isoDate(found.period) ?? null, itemTitles: found.itemTitles, items: found.items, companies,
   };
 }

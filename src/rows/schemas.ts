@@ -127,7 +127,9 @@ export const FILING_ROW: Schema = obj({
   form: str('EDGAR form type, such as 10-K, 8-K, 4'),
   accession_no: accessionNo(),
   filed_at: date('filing date'),
-  accepted_at: nullable(dateTime('EDGAR acceptance time')),
+  accepted_at: nullable(dateTime('when EDGAR accepted the filing, in UTC. EDGAR states acceptance times in Eastern time ' +
+    '(America/New_York, daylight saving included) in SGML headers and -index pages, and some submissions JSON files write that ' +
+    'Eastern time with a "Z"; the builder converts each to UTC. Null where no input gives it')),
   period_of_report: nullable(date('period of report')),
   items: arr(str('8-K item number such as "2.02"'), '8-K items; [] for other forms'),
   primary_doc_url: nullable(str('primary document on EDGAR')),

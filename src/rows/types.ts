@@ -117,6 +117,13 @@ export interface FilingRow {
   form: string;
   accession_no: string;
   filed_at: IsoDate;
+  /**
+   * When EDGAR accepted the filing, RFC 3339 in UTC. EDGAR gives it in Eastern time
+   * (America/New_York, with daylight saving) in SGML headers and `-index.htm` pages; some
+   * submissions JSON files write that Eastern time with a misleading `Z` and others true UTC
+   * (see build/submissions-clock.ts). The builder converts each to UTC. Null where no input
+   * gives it.
+   */
   accepted_at: string | null;
   period_of_report: IsoDate | null;
   items: string[];
