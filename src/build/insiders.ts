@@ -7,8 +7,9 @@
  */
 import type { InsiderRow, NotableTrade } from '../rows/types.js';
 import { DEFAULT_CLUSTER_RULE, isClusterBuying, type Purchase } from './cluster.js';
+import { multiplyDecimal, parseDecimal, roundDecimal, subtractDecimal, sumDecimals, toNumber, type Decimal } from './decimal.js';
 import { addDays } from './edgar.js';
-import type { OwnershipFiling } from './model.js';
+import type { OwnershipFiling, OwnershipTransaction } from './model.js';
 import { ownerRole } from './ownership.js';
 
 /** Options of the insider computation. */
@@ -31,7 +32,15 @@ export interface InsiderResult {
 }
 
 const COUNTED = new Set(['P', 'S']);
-const roundCents = (usd: number): number => Math.round(usd * 100) / 100;
+/** USD rounded once to cents, half away from zero. */
+const cents = (usd: Decimal): Decimal => roundDecimal(usd, 2);
+
+/** shares × price per share exactly, from the text as filed; null where either is absent. */
+export function exactValue(t: Pick<OwnershipTransaction, 'sharesText' | 'priceText'>): Decimal | null {
+  const shares = parseDecimal(t.sharesText ?? undefined);
+  const price = parseDecimal(t.priceText ?? undefined);
+  return shares && price ? multiplyDecimal(shares, price) : null;
+}
 
 /**
  * Keeps, per reporting owner, issuer and period of report, the latest 4/A with
@@ -68,19 +77,19 @@ export function applyAmendments(filings: readonly OwnershipFiling[]): { kept: Ow
 export function computeInsiderRows(filings: readonly OwnershipFiling[], options: InsiderOptions): InsiderResult {
   const windowStart = addDays(options.asOf, -(options.windowDays - 1));
   const { kept, replaced } = applyAmendments(filings);
-  const byIssuer = new Map<string, { filing: OwnershipFiling; trades: (NotableTrade & { ownerCik: string; priced: boolean })[] }>();
+  const byIssuer = new Map<string, { filing: OwnershipFiling; trades: (NotableTrade & { ownerCik: string; exact: Decimal | null })[] }>();
   for (const filing of kept) {
     const owner = filing.owners[0];
     if (!owner) continue;
     for (const t of filing.transactions) {
       if (!COUNTED.has(t.code) || t.date < windowStart || t.date > options.asOf) continue;
-      const priced = t.price !== null && t.shares !== null;
+      const exact = exactValue(t);
       const entry = byIssuer.get(filing.issuerCik) ?? { filing, trades: [] };
       entry.trades.push({
         insider: owner.name, role: ownerRole(owner), code: t.code as 'P' | 'S',
-        value_usd: priced ? roundCents(t.shares! * t.price!) : 0, date: t.date, shares: t.shares ?? 0,
+        value_usd: exact ? toNumber(cents(exact)) : 0, date: t.date, shares: t.shares ?? 0,
         price_usd: t.price ?? 0, plan_10b5_1: filing.plan10b51, accession_no: filing.accessionNo,
-        ownerCik: owner.cik || owner.name, priced,
+        ownerCik: owner.cik || owner.name, exact,
       });
       byIssuer.set(filing.issuerCik, entry);
     }
@@ -95,19 +104,22 @@ export function computeInsiderRows(filings: readonly OwnershipFiling[], options:
     }
     const buys = trades.filter((t) => t.code === 'P');
     const sells = trades.filter((t) => t.code === 'S');
-    const sum = (list: typeof trades): number => roundCents(list.reduce((s, t) => s + (t.priced ? t.value_usd : 0), 0));
+    // Each sum is exact and rounded once; net is the difference of the two rounded sums, so
+    // that net_usd = buy_usd - sell_usd holds to the cent (decisions §6).
+    const sum = (list: typeof trades): Decimal => cents(sumDecimals(list.flatMap((t) => (t.exact ? [t.exact] : []))));
     const buyUsd = sum(buys);
     const sellUsd = sum(sells);
+    const netUsd = toNumber(subtractDecimal(buyUsd, sellUsd));
     const purchases: Purchase[] = buys.map((t) => ({ ownerCik: t.ownerCik, date: t.date }));
     const notable = trades
-      .filter((t) => t.priced && t.value_usd > 0)
+      .filter((t) => t.exact !== null && t.value_usd > 0)
       .sort((a, b) => b.value_usd - a.value_usd || (a.date < b.date ? 1 : a.date > b.date ? -1 : 0) || (a.accession_no < b.accession_no ? 1 : -1))
       .slice(0, 5)
-      .map(({ ownerCik: _owner, priced: _priced, ...trade }) => trade);
+      .map(({ ownerCik: _owner, exact: _exact, ...trade }) => trade);
     rows.push({
       type: 'insider', ticker: issuer.ticker, cik, company: issuer.name, window_days: options.windowDays,
-      window_start: windowStart, window_end: options.asOf, net_usd: roundCents(buyUsd - sellUsd), buy_usd: buyUsd,
-      sell_usd: sellUsd, n_buys: buys.length, n_sells: sells.length,
+      window_start: windowStart, window_end: options.asOf, net_usd: netUsd, buy_usd: toNumber(buyUsd),
+      sell_usd: toNumber(sellUsd), n_buys: buys.length, n_sells: sells.length,
       n_insiders_buying: new Set(purchases.map((p) => p.ownerCik)).size,
       cluster_buying: isClusterBuying(purchases, DEFAULT_CLUSTER_RULE),
       cluster_rule: { ...DEFAULT_CLUSTER_RULE, codes: [...DEFAULT_CLUSTER_RULE.codes] }, notable,

@@ -56,6 +56,10 @@ export interface OwnershipTransaction {
   shares: number | null;
   /** Price per share in USD; null where the form gives none (footnote only). */
   price: number | null;
+  /** `transactionShares` as filed (decimal text, commas dropped), for exact arithmetic; null where absent. */
+  sharesText: string | null;
+  /** `transactionPricePerShare` as filed (decimal text), for exact arithmetic; null where absent. */
+  priceText: string | null;
 }
 
 /** A Form 3/4/5 ownershipDocument with the filing facts found around it. */

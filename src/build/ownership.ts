@@ -66,11 +66,15 @@ function readTransaction(node: XmlNode): OwnershipTransaction | undefined {
   const date = isoDate(text(node, 'transactionDate', 'value'));
   if (!code || !date) return undefined;
   const amounts = child(node, 'transactionAmounts');
+  const shares = xmlNumber(text(amounts, 'transactionShares', 'value'));
+  const price = xmlNumber(text(amounts, 'transactionPricePerShare', 'value'));
   return {
     code: code.toUpperCase(),
     date,
-    shares: xmlNumber(text(amounts, 'transactionShares', 'value')) ?? null,
-    price: xmlNumber(text(amounts, 'transactionPricePerShare', 'value')) ?? null,
+    shares: shares ?? null,
+    price: price ?? null,
+    sharesText: shares === undefined ? null : text(amounts, 'transactionShares', 'value')!.replace(/,/g, ''),
+    priceText: price === undefined ? null : text(amounts, 'transactionPricePerShare', 'value')!.replace(/,/g, ''),
   };
 }
 

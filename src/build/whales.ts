@@ -7,6 +7,7 @@
  */
 import type { Holding, WhaleRow } from '../rows/types.js';
 import type { InfoTableEntry, ThirteenFFiling } from './model.js';
+import { divideDecimal, fromNumber, multiplyDecimal, roundDecimal, toNumber } from './decimal.js';
 import { decideValueUnit, type ValueUnit } from './value-unit.js';
 
 /** One position of a period, values in USD. */
@@ -33,7 +34,10 @@ export interface Period {
 }
 
 const positionKey = (e: { cusip: string; putCall: string | null }): string => `${e.cusip}|${e.putCall ?? ''}`;
-const round = (n: number, digits: number): number => Number(n.toFixed(digits));
+const round = (n: number, digits: number): number => toNumber(roundDecimal(fromNumber(n), digits));
+/** `numerator × factor / denominator` rounded once from the exact quotient. */
+const ratio = (numerator: number, denominator: number, digits: number, factor = 1): number =>
+  toNumber(divideDecimal(multiplyDecimal(fromNumber(numerator), fromNumber(factor)), fromNumber(denominator), digits));
 
 /**
  * Folds a filer's filings into periods.
@@ -95,12 +99,12 @@ export function compareHolding(current: Position | undefined, previous: Position
   if (hasPrevious) {
     const before = previous?.shares ?? 0;
     change = shares - before;
-    pct = before > 0 ? round((change / before) * 100, 2) : null;
+    pct = before > 0 ? ratio(change, before, 2, 100) : null;
     action = !current ? 'sold_out' : !previous ? 'new' : change > 0 ? 'added' : change < 0 ? 'reduced' : 'unchanged';
   }
   return {
     issuer: base.issuer, cusip: base.cusip, ticker: ticker(base), title_of_class: base.titleOfClass, put_call: base.putCall,
-    shares, value_usd: round(valueUsd, 2), weight: total > 0 ? round(valueUsd / total, 6) : 0,
+    shares, value_usd: round(valueUsd, 2), weight: total > 0 ? ratio(valueUsd, total, 6) : 0,
     change_shares: change, change_pct: pct, action,
   };
 }

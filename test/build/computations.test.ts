@@ -12,7 +12,9 @@ const form4 = (accessionNo: string, ownerCik: string, transactions: OwnershipTra
   accessionNo, filedAt: '2024-03-05', documentType: '4', periodOfReport: '2024-03-01', issuerCik: '0000000123', issuerName: 'Example Corp',
   issuerTradingSymbol: 'EXA', owners: [owner(ownerCik)], plan10b51: null, transactions, ...extra,
 });
-const tx = (code: string, date: string, shares: number, price: number | null): OwnershipTransaction => ({ code, date, shares, price });
+const tx = (code: string, date: string, shares: number, price: number | null): OwnershipTransaction => ({
+  code, date, shares, price, sharesText: String(shares), priceText: price === null ? null : String(price),
+});
 const insiderOptions = { asOf: '2024-03-31', windowDays: 90, issuer: () => ({ ticker: 'EXA', name: 'Example Corp' }) };
 
 test('P/S sums count an unpriced sale in n_sells but add nothing for it', () => {

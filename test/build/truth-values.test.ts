@@ -74,3 +74,73 @@ test(skip ? `accepted_at against the raw files (${skip})` : 'accepted_at is the 
   }
   assert.ok(checked > 1000, `${checked} filing rows checked`);
 });
+
+/** An open-market trade read from raw ownershipDocument XML with the test's own regular expressions. */
+interface RawTrade { accession: string; documentType: string; issuerCik: string; code: string; date: string; shares: string | null; price: string | null }
+
+const xmlValue = (block: string, tag: string): string | null => {
+  const m = new RegExp(`<${tag}>\\s*(?:<value>\\s*([^<]*?)\\s*</value>)?`).exec(block);
+  return m?.[1]?.trim() || null;
+};
+
+/** Every Table I transaction of every ownership document whose file or folder names its accession number. */
+function rawTrades(): RawTrade[] {
+  const byAccession = new Map<string, RawTrade[]>();
+  for (const path of rawFiles('ownership')) {
+    const accession = /(\d{10}-\d{2}-\d{6})/.exec(path.split('/').pop()!)?.[1];
+    if (!accession || !/\.(xml|txt|nc)$/.test(path) || byAccession.has(accession)) continue;
+    const doc = /<ownershipDocument>[\s\S]*<\/ownershipDocument>/.exec(rawText(path))?.[0];
+    if (!doc) continue;
+    const documentType = /<documentType>\s*([^<]*?)\s*</.exec(doc)![1]!;
+    const issuerCik = /<issuerCik>\s*(\d+)/.exec(doc)![1]!.padStart(10, '0');
+    const trades = [...doc.matchAll(/<nonDerivativeTransaction>([\s\S]*?)<\/nonDerivativeTransaction>/g)].map(([, block]) => ({
+      accession, documentType, issuerCik,
+      code: /<transactionCode>\s*([A-Z])/.exec(block!)![1]!,
+      date: xmlValue(block!, 'transactionDate')!.slice(0, 10),
+      shares: xmlValue(block!, 'transactionShares')?.replace(/,/g, '') ?? null,
+      price: xmlValue(block!, 'transactionPricePerShare')?.replace(/,/g, '') ?? null,
+    }));
+    byAccession.set(accession, trades);
+  }
+  return [...byAccession.values()].flat();
+}
+
+/** `a × b` of two decimal texts in units of 10^-scale. */
+function product(a: string, b: string): { units: bigint; scale: number } {
+  const [ai = '', af = ''] = a.split('.');
+  const [bi = '', bf = ''] = b.split('.');
+  return { units: BigInt(ai + af) * BigInt(bi + bf), scale: af.length + bf.length };
+}
+
+/** Σ of exact products rounded once to cents (half up), as the number JSON carries. */
+function exactCents(pairs: [string, string][]): number {
+  const scale = Math.max(0, ...pairs.map(([a, b]) => product(a, b).scale));
+  const total = pairs.reduce((sum, [a, b]) => { const p = product(a, b); return sum + p.units * 10n ** BigInt(scale - p.scale); }, 0n);
+  const step = 10n ** BigInt(Math.max(0, scale - 2));
+  const cents = scale >= 2 ? (2n * total + step) / (2n * step) : total * 10n ** BigInt(2 - scale);
+  return Number(cents) / 100;
+}
+
+test(skip ? `insider sums against the raw files (${skip})` : 'insider USD sums are the exact sums of shares × price rounded once to the cent', { skip }, async () => {
+  const { rows } = await realBuild(EMBEDDED_OPTIONS);
+  const trades = rawTrades().filter((t) => (t.code === 'P' || t.code === 'S') && t.date >= '2021-01-01' && t.date <= '2022-12-31');
+  assert.ok(!trades.some((t) => t.documentType === '4/A'), 'no 4/A replaces anything in this window, so every Form 4 counts');
+  const tsla = rows.insiders.find((r) => r.ticker === 'TSLA')!;
+  const tslaSells = trades.filter((t) => t.issuerCik === '0001318605' && t.code === 'S' && t.shares && t.price).map((t) => [t.shares!, t.price!] as [string, string]);
+  // The issue's example: the exact sum is 39,363,414,290.667; summing per-trade cents gave .98.
+  assert.equal(exactCents(tslaSells), 39363414290.67);
+  assert.equal(tsla.sell_usd, 39363414290.67);
+  for (const row of rows.insiders) {
+    const own = trades.filter((t) => t.issuerCik === row.cik && t.documentType === '4');
+    const priced = (code: string): [string, string][] => own.filter((t) => t.code === code && t.shares && t.price).map((t) => [t.shares!, t.price!]);
+    assert.equal(row.buy_usd, exactCents(priced('P')), `${row.ticker} buy_usd`);
+    assert.equal(row.sell_usd, exactCents(priced('S')), `${row.ticker} sell_usd`);
+    assert.equal(row.net_usd, Math.round((row.buy_usd - row.sell_usd) * 100) / 100, `${row.ticker} net_usd = buy_usd - sell_usd`);
+    assert.deepEqual([row.n_buys, row.n_sells], [own.filter((t) => t.code === 'P').length, own.filter((t) => t.code === 'S').length], row.ticker);
+    for (const trade of row.notable) {
+      const raw = own.find((t) => t.accession === trade.accession_no && t.date === trade.date && Number(t.shares) === trade.shares && Number(t.price) === trade.price_usd)!;
+      assert.equal(trade.value_usd, exactCents([[raw.shares!, raw.price!]]), `${row.ticker} notable ${trade.accession_no}`);
+    }
+  }
+  assert.ok(rows.insiders.length >= 5);
+});
