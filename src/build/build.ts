@@ -135,6 +135,7 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildResult>
       companies_without_ticker: reports.withoutTicker,
       thirteenf_filed_at_from_signature_date: resolved.filedAtFromSignature,
       submissions_clocks: submissionsClockNotes(resolved.submissionsClocks, options.from),
+      unmapped_8k_item_titles: Object.fromEntries(inputs.unmappedItemTitles),
       thirteenf_value_units: [...periods.values()].flat().map((p) => ({
         cik: p.filerCik, period_of_report: p.periodOfReport, accession_no: p.accessionNo, value_unit: p.unit.unit,
         decided_by: p.unit.inferred ? 'implied price per share' : 'filing date', median_implied_price: p.unit.medianImpliedPrice,

@@ -47,6 +47,8 @@ export interface Inputs {
   companyFacts: Map<string, CompanyFacts>;
   /** Per submissions file, its filings' `acceptanceDateTime` as written (its clock is settled in resolve.ts). */
   submissionsAcceptance: { path: string; entries: { record: FilingRecord; written: string }[] }[];
+  /** 8-K `ITEM INFORMATION` titles that map to no item number, with how often each was seen. */
+  unmappedItemTitles: Map<string, number>;
   filesRead: number;
   skipped: Skipped[];
 }
@@ -55,7 +57,7 @@ export interface Inputs {
 export function emptyInputs(): Inputs {
   return {
     tickers: new TickerMap(), companies: new Map(), filings: [], ownership: [], thirteenF: [], looseThirteenF: [],
-    looseOwnership: [], headerJson: new Map(), headerJsonByStem: new Map(), companyFacts: new Map(), submissionsAcceptance: [], filesRead: 0, skipped: [],
+    looseOwnership: [], headerJson: new Map(), headerJsonByStem: new Map(), companyFacts: new Map(), submissionsAcceptance: [], unmappedItemTitles: new Map(), filesRead: 0, skipped: [],
   };
 }
 

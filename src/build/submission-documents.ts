@@ -4,7 +4,7 @@
  * documents.
  */
 import type { Inputs } from './inputs.js';
-import { itemsFromTitles } from './items.js';
+import { itemFromTitle, itemsFromTitles } from './items.js';
 import { isOwnershipXml, parseOwnershipXml } from './ownership.js';
 import type { CompleteSubmission } from './sgml.js';
 import { isCoverPageXml, isInfoTableXml, parseCoverPage, parseInfoTable } from './thirteenf.js';
@@ -25,6 +25,9 @@ export function readSubmissionDocuments(submission: CompleteSubmission, inputs: 
   const company = header.companies.find((c) => c.role === 'ISSUER' || c.role === 'SUBJECT-COMPANY' || c.role === 'SUBJECT COMPANY')
     ?? header.companies.find((c) => c.role === 'FILER') ?? header.companies[0];
   if (!company) return 'SEC header without a company CIK';
+  for (const title of header.itemTitles) {
+    if (!itemFromTitle(title)) inputs.unmappedItemTitles.set(title, (inputs.unmappedItemTitles.get(title) ?? 0) + 1);
+  }
   inputs.filings.push({
     cik: company.cik,
     company: company.name,

@@ -5,6 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { itemsFromTitles } from '../../src/build/items.js';
 import { EMBEDDED_OPTIONS, rawFiles, rawJson, rawText, realBuild, secDataSkip as skip } from '../helpers/real-build.js';
 import { easternDigitsToUtc, hoursBehindUtc } from '../helpers/us-eastern.js';
 
@@ -143,4 +144,40 @@ test(skip ? `insider sums against the raw files (${skip})` : 'insider USD sums a
     }
   }
   assert.ok(rows.insiders.length >= 5);
+});
+
+/** Every build option that keeps every filing of the test set (its filings run to 2026). */
+const EVERYTHING = Object.freeze({ asOf: '2026-12-31', windowDays: 730, filingsDays: 20_000 });
+
+test(skip ? `8-K items against the raw files (${skip})` : '8-K items read from SGML headers are the items EDGAR lists on the filing\'s index page', { skip }, async () => {
+  const { rows } = await realBuild(EVERYTHING);
+  let checked = 0;
+  for (const path of rawFiles('8k').filter((p) => p.endsWith('-index.html'))) {
+    const html = rawText(path);
+    const accession = /(\d{10}-\d{2}-\d{6})-index\.html$/.exec(path)![1];
+    const items = [...html.matchAll(/Item (\d\.\d\d):/g)].map((m) => m[1]);
+    const row = rows.filings.find((r) => r.accession_no === accession);
+    assert.ok(row, `${accession} has a filing row`);
+    assert.deepEqual(row.items, items, `${path}`);
+    checked++;
+  }
+  assert.ok(checked >= 6);
+  // BlackRock and Nordstrom, the issue's examples: 5.02 was missed for its colon.
+  assert.deepEqual(rows.filings.find((r) => r.accession_no === '0001193125-23-048785')?.items, ['5.02']);
+  assert.deepEqual(rows.filings.find((r) => r.accession_no === '0000072333-23-000015')?.items, ['5.02', '9.01']);
+});
+
+test(skip ? `8-K item titles against EDGAR's own numbers (${skip})` : 'header pages that give both ITEM INFORMATION titles and <ITEMS> numbers agree with the title table', { skip }, () => {
+  let checked = 0;
+  for (const path of rawFiles('other/filing_index').filter((p) => p.endsWith('.html'))) {
+    const text = rawText(path).replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+    const numbers = [...new Set([...text.matchAll(/<ITEMS>(\d\.\d\d)/g)].map((m) => m[1]))];
+    const titles = [...new Set([...text.matchAll(/ITEM INFORMATION:\s*(.+)/g)].map((m) => m[1]!.trim()))];
+    if (numbers.length === 0) continue;
+    assert.deepEqual(itemsFromTitles(titles), numbers, path);
+    checked++;
+  }
+  assert.ok(checked >= 2, `${checked} pages`);
+  // 8k/other/0000950137-05-004969.txt (Exelon, 2005) uses item 5.02's title of 2004-2006.
+  assert.deepEqual(itemsFromTitles(['Departure of Directors or Principal Officers; Election of Directors; Appointment of Principal Officers']), ['5.02']);
 });
