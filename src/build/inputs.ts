@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { isCompanyFactsFile, parseCompanyFacts, type CompanyFacts } from './company-facts.js';
-import type { Company, FilingRecord, OwnershipFiling } from './model.js';
+import type { Company, FilingRecord, HeaderProfile, OwnershipFiling } from './model.js';
 import { isHeaderJson, isOwnershipXml, parseHeaderJson, parseOwnershipXml, type HeaderJson } from './ownership.js';
 import { looksLikeCompleteSubmission, parseCompleteSubmission } from './sgml.js';
 import { readSubmissionDocuments } from './submission-documents.js';
@@ -47,6 +47,8 @@ export interface Inputs {
   companyFacts: Map<string, CompanyFacts>;
   /** Per submissions file, its filings' `acceptanceDateTime` as written (its clock is settled in resolve.ts). */
   submissionsAcceptance: { path: string; entries: { record: FilingRecord; written: string }[] }[];
+  /** Company profiles given by filing headers (SGML, `.header.json`, `-index.htm`). */
+  headerProfiles: HeaderProfile[];
   /** 8-K `ITEM INFORMATION` titles that map to no item number, with how often each was seen. */
   unmappedItemTitles: Map<string, number>;
   filesRead: number;
@@ -57,7 +59,7 @@ export interface Inputs {
 export function emptyInputs(): Inputs {
   return {
     tickers: new TickerMap(), companies: new Map(), filings: [], ownership: [], thirteenF: [], looseThirteenF: [],
-    looseOwnership: [], headerJson: new Map(), headerJsonByStem: new Map(), companyFacts: new Map(), submissionsAcceptance: [], unmappedItemTitles: new Map(), filesRead: 0, skipped: [],
+    looseOwnership: [], headerJson: new Map(), headerJsonByStem: new Map(), companyFacts: new Map(), submissionsAcceptance: [], headerProfiles: [], unmappedItemTitles: new Map(), filesRead: 0, skipped: [],
   };
 }
 
@@ -133,6 +135,12 @@ function recogniseJson(path: string, value: unknown, inputs: Inputs): string | n
   if (isHeaderJson(value)) {
     const header = parseHeaderJson(value);
     inputs.headerJson.set(header.accessionNo, header);
+    if (header.issuerCik) {
+      inputs.headerProfiles.push({
+        cik: header.issuerCik, name: header.issuerName ?? '', sic: header.issuerSic, sicDescription: null,
+        stateOfIncorporation: header.issuerStateOfIncorporation, fiscalYearEnd: header.issuerFiscalYearEnd, filedAt: header.filedAt,
+      });
+    }
     inputs.headerJsonByStem.set(path.replace(/\.header\.json$/i, ''), header);
     return null;
   }

@@ -17,6 +17,22 @@ export interface Company {
   fiscalYearEnd: string | null;
 }
 
+/**
+ * A company's profile as one filing's header gave it (SGML header, `.header.json` or `-index.htm`
+ * page), for companies whose submissions JSON is not among the inputs.
+ */
+export interface HeaderProfile {
+  cik: string;
+  name: string;
+  sic: string | null;
+  sicDescription: string | null;
+  stateOfIncorporation: string | null;
+  /** MMDD. */
+  fiscalYearEnd: string | null;
+  /** Filing date of the filing whose header this is. */
+  filedAt: string;
+}
+
 /** One filing as EDGAR lists it (submissions JSON, an SGML header or a header JSON). */
 export interface FilingRecord {
   cik: string;

@@ -98,6 +98,10 @@ export interface HeaderJson {
   periodOfReport: string | null;
   issuerCik: string | null;
   issuerName: string | null;
+  /** The issuer's SIC code, state of incorporation and fiscal year end (MMDD) as the header gives them. */
+  issuerSic: string | null;
+  issuerStateOfIncorporation: string | null;
+  issuerFiscalYearEnd: string | null;
   primaryDocument: string | null;
 }
 
@@ -127,6 +131,9 @@ export function parseHeaderJson(value: unknown): HeaderJson {
     periodOfReport: isoDate(str(s.PERIOD)) ?? null,
     issuerCik: padCik(str(issuer?.CIK)) ?? null,
     issuerName: str(issuer?.['CONFORMED-NAME']) ?? null,
+    issuerSic: /^\d{4}$/.test(str(issuer?.['ASSIGNED-SIC']) ?? '') ? str(issuer?.['ASSIGNED-SIC'])! : null,
+    issuerStateOfIncorporation: str(issuer?.['STATE-OF-INCORPORATION']) ?? null,
+    issuerFiscalYearEnd: /^\d{4}$/.test(str(issuer?.['FISCAL-YEAR-END']) ?? '') ? str(issuer?.['FISCAL-YEAR-END'])! : null,
     primaryDocument: str(root.documents?.[0]?.FILENAME) ?? null,
   };
 }

@@ -5,6 +5,7 @@
  * accession number, and each company's facts merged from submissions JSON and ticker files.
  */
 import { basename, dirname } from 'node:path';
+import { companyDirectory } from './companies.js';
 import { accessionFromName } from './edgar.js';
 import type { Inputs, Skipped } from './inputs.js';
 import type { Company, FilingRecord, OwnershipFiling, ThirteenFFiling } from './model.js';
@@ -20,7 +21,7 @@ export interface Resolved {
   ownership: OwnershipFiling[];
   /** One 13F filing per accession number. */
   thirteenF: ThirteenFFiling[];
-  /** Company facts by CIK, for every CIK named in submissions or ticker files. */
+  /** Companies by CIK, for every CIK named in submissions or ticker files, with every header's profile (see companies.ts). */
   company: (cik: string) => Company | undefined;
   /** Accession numbers of 13F filings whose date is the cover's signature date. */
   filedAtFromSignature: string[];
@@ -36,7 +37,7 @@ const SOURCE_RANK: Record<FilingRecord['source'], number> = { submissions: 0, sg
  * @param inputs - everything read; skipped files found here are added to `inputs.skipped`.
  */
 export function resolveInputs(inputs: Inputs): Resolved {
-  const company = companyDirectory(inputs);
+  const company = companyDirectory(inputs, null);
   const submissionsClocks = settleSubmissionsClocks(inputs);
   for (const header of inputs.headerJson.values()) {
     if (!header.issuerCik) continue;
@@ -77,30 +78,6 @@ function preferred(a: FilingRecord, b: FilingRecord, company: (cik: string) => C
   const tickered = (r: FilingRecord): number => ((company(r.cik)?.tickers.length ?? 0) > 0 ? 0 : 1);
   if (tickered(a) !== tickered(b)) return tickered(a) < tickered(b);
   return SOURCE_RANK[a.source] < SOURCE_RANK[b.source];
-}
-
-function companyDirectory(inputs: Inputs): (cik: string) => Company | undefined {
-  const cache = new Map<string, Company | undefined>();
-  return (cik) => {
-    if (cache.has(cik)) return cache.get(cik);
-    const fromSubmissions = inputs.companies.get(cik);
-    const fromTickers = inputs.tickers.byCik(cik);
-    let result: Company | undefined;
-    if (fromSubmissions) {
-      result = {
-        ...fromSubmissions,
-        tickers: fromSubmissions.tickers.length > 0 ? fromSubmissions.tickers : [...(fromTickers?.tickers ?? [])],
-        exchange: fromSubmissions.exchange ?? fromTickers?.exchange ?? null,
-      };
-    } else if (fromTickers) {
-      result = {
-        cik, name: fromTickers.name, tickers: [...fromTickers.tickers], exchange: fromTickers.exchange,
-        sic: null, sicDescription: null, stateOfIncorporation: null, fiscalYearEnd: null,
-      };
-    }
-    cache.set(cik, result);
-    return result;
-  };
 }
 
 function resolveOwnership(inputs: Inputs, filings: Map<string, FilingRecord>): OwnershipFiling[] {

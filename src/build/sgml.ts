@@ -24,7 +24,22 @@ export interface SubmissionHeader {
   /** Item numbers where the header gives them (`.nc` `<ITEMS>`). */
   items: string[];
   /** Companies named in the header (filer, issuer, subject company), in order. */
-  companies: { role: string; cik: string; name: string; sic: string | null; stateOfIncorporation: string | null; fiscalYearEnd: string | null }[];
+  companies: HeaderCompany[];
+}
+
+/** A company named in a header, with the profile EDGAR gives it there. */
+export interface HeaderCompany {
+  /** The header section: `FILER`, `ISSUER`, `SUBJECT COMPANY`, `REPORTING-OWNER`, … */
+  role: string;
+  cik: string;
+  name: string;
+  /** Standard Industrial Classification code, 4 digits. */
+  sic: string | null;
+  /** Its title where the header gives it (`.txt`: `AIRCRAFT & PARTS [3720]`). */
+  sicDescription: string | null;
+  stateOfIncorporation: string | null;
+  /** MMDD. */
+  fiscalYearEnd: string | null;
 }
 
 /** One `<DOCUMENT>` block. */
@@ -123,11 +138,15 @@ function assemble(
     const cik = padCik(after.find((f) => f.key === keys.cik)?.value);
     if (!cik) return;
     const sic = after.find((f) => f.key === keys.sic)?.value;
-    const sicCode = sic ? (/\[(\d{4})\]/.exec(sic)?.[1] ?? (/^\d{4}$/.test(sic) ? sic : null)) : null;
+    // `.txt`: `AIRCRAFT & PARTS [3720]`; `.nc`: `3720`; `[]` or blank when EDGAR has none.
+    const titled = sic ? /^(.*?)\s*\[(\d{4})\]$/.exec(sic) : null;
+    const fye = after.find((f) => f.key === keys.fye)?.value;
     companies.push({
-      role: field.section, cik, name: field.value, sic: sicCode,
+      role: field.section, cik, name: field.value,
+      sic: titled?.[2] ?? (sic && /^\d{4}$/.test(sic) ? sic : null),
+      sicDescription: titled?.[1] || null,
       stateOfIncorporation: after.find((f) => f.key === keys.state)?.value || null,
-      fiscalYearEnd: after.find((f) => f.key === keys.fye)?.value || null,
+      fiscalYearEnd: fye && /^\d{4}$/.test(fye) ? fye : null,
     });
   });
   return {

@@ -25,6 +25,12 @@ export function readSubmissionDocuments(submission: CompleteSubmission, inputs: 
   const company = header.companies.find((c) => c.role === 'ISSUER' || c.role === 'SUBJECT-COMPANY' || c.role === 'SUBJECT COMPANY')
     ?? header.companies.find((c) => c.role === 'FILER') ?? header.companies[0];
   if (!company) return 'SEC header without a company CIK';
+  for (const c of header.companies) {
+    inputs.headerProfiles.push({
+      cik: c.cik, name: c.name, sic: c.sic, sicDescription: c.sicDescription, stateOfIncorporation: c.stateOfIncorporation,
+      fiscalYearEnd: c.fiscalYearEnd, filedAt: header.filedAt,
+    });
+  }
   for (const title of header.itemTitles) {
     if (!itemFromTitle(title)) inputs.unmappedItemTitles.set(title, (inputs.unmappedItemTitles.get(title) ?? 0) + 1);
   }
