@@ -25,11 +25,11 @@ const NOT_COMMON = /\b(PFD|PREF|NOTE|NOTES|BOND|WARRANT|WTS?|RIGHTS?|UNITS?|DEB|
  * @param tickers - the ticker files.
  * @returns a function giving the ticker of a position, or null.
  */
-export function cusipTickerLookup(tickers: TickerMap): (position: Pick<Position, 'issuer' | 'titleOfClass'>) => string | null {
-  const byName = new Map<string, string | null>();
-  for (const [, company] of tickers.entries()) {
+export function cusipTickerLookup(tickers: TickerMap): (position: Pick<Position, 'issuer' | 'titleOfClass'>) => { ticker: string; cik: string } | null {
+  const byName = new Map<string, { ticker: string; cik: string } | null>();
+  for (const [cik, company] of tickers.entries()) {
     const name = normaliseIssuerName(company.name);
-    const ticker = company.tickers.length === 1 ? company.tickers[0]! : null;
+    const ticker = company.tickers.length === 1 ? { ticker: company.tickers[0]!, cik } : null;
     byName.set(name, byName.has(name) ? null : ticker);
   }
   return (position) => {

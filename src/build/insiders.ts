@@ -18,8 +18,8 @@ export interface InsiderOptions {
   asOf: string;
   /** Window length in days, counting `asOf`. */
   windowDays: number;
-  /** Ticker and name of an issuer CIK, or undefined when it has no ticker. */
-  issuer: (cik: string, filing: OwnershipFiling) => { ticker: string; name: string } | undefined;
+  /** Tickers (primary first) and name of an issuer CIK, or undefined when it has no ticker. */
+  issuer: (cik: string, filing: OwnershipFiling) => { ticker: string; tickers: string[]; name: string } | undefined;
 }
 
 /** Rows and what was left out. */
@@ -117,7 +117,7 @@ export function computeInsiderRows(filings: readonly OwnershipFiling[], options:
       .slice(0, 5)
       .map(({ ownerCik: _owner, exact: _exact, ...trade }) => trade);
     rows.push({
-      type: 'insider', ticker: issuer.ticker, cik, company: issuer.name, window_days: options.windowDays,
+      type: 'insider', ticker: issuer.ticker, tickers: issuer.tickers, cik, company: issuer.name, window_days: options.windowDays,
       window_start: windowStart, window_end: options.asOf, net_usd: netUsd, buy_usd: toNumber(buyUsd),
       sell_usd: toNumber(sellUsd), n_buys: buys.length, n_sells: sells.length,
       n_insiders_buying: new Set(purchases.map((p) => p.ownerCik)).size,
@@ -126,11 +126,4 @@ export function computeInsiderRows(filings: readonly OwnershipFiling[], options:
     });
   }
   return { rows, issuersWithoutTicker, replacedByAmendment: replaced };
-}
-
-/** The latest transaction date of any P or S trade, the default end of the window. */
-export function latestTradeDate(filings: readonly OwnershipFiling[]): string | null {
-  let latest: string | null = null;
-  for (const f of filings) for (const t of f.transactions) if (COUNTED.has(t.code) && (latest === null || t.date > latest)) latest = t.date;
-  return latest;
 }

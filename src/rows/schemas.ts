@@ -11,6 +11,9 @@ import {
 const ticker = (description = 'ticker symbol, upper case, class suffix after "-" as EDGAR writes it (BRK-B)'): Schema =>
   str(description, { pattern: '^[A-Z0-9-]{1,12}$' });
 const usd = (description: string): Schema => num(`${description}, in USD`);
+/** decisions §6 "Tickers". Optional in the schema so that snapshots built before it still load; every build writes it. */
+const tickers = arr(ticker(), 'every ticker the company trades under (company_tickers files and the submissions JSON), primary first; ' +
+  '`ticker` is the first. `?ticker=` finds the row by any of them (GOOG and GOOGL both find Alphabet)');
 const summary = str('factual sentences made from the row\'s own figures at build time; absent on the free plan and where none exists');
 
 /** Form 4 transaction codes that the insider rows count (SEC Form 4 General Instructions 8). */
@@ -38,6 +41,7 @@ const clusterRule = obj({
 export const INSIDER_ROW: Schema = obj({
   type: { const: 'insider' },
   ticker: ticker(),
+  tickers,
   cik: cik('issuer CIK'),
   company: str('issuer name'),
   window_days: int('length of the aggregation window in days', 1),
@@ -53,7 +57,7 @@ export const INSIDER_ROW: Schema = obj({
   cluster_rule: clusterRule,
   notable: arr(notableTrade, 'up to 5 priced P or S trades, largest value_usd first', 5),
   summary,
-}, ['summary'], 'insider-activity summary of one company (Form 4)');
+}, ['summary', 'tickers'], 'insider-activity summary of one company (Form 4)');
 
 const latestFiling = nullable(obj({
   accession_no: accessionNo(),
@@ -106,6 +110,7 @@ const fiscalPeriod = oneOf(['Q1', 'Q2', 'Q3', 'Q4', 'FY', null], 'fiscal period 
 export const EARNINGS_ROW: Schema = obj({
   type: { const: 'earnings' },
   ticker: ticker(),
+  tickers,
   cik: cik('issuer CIK'),
   company: str('issuer name'),
   form: oneOf(['8-K', '8-K/A'], 'form type'),
@@ -116,12 +121,13 @@ export const EARNINGS_ROW: Schema = obj({
   fiscal_period: fiscalPeriod,
   figures,
   recap: str('factual recap of the figures; absent on the free plan and where none exists'),
-}, ['recap'], 'an earnings release (Form 8-K item 2.02)');
+}, ['recap', 'tickers'], 'an earnings release (Form 8-K item 2.02)');
 
 /** Filing row: one EDGAR filing. */
 export const FILING_ROW: Schema = obj({
   type: { const: 'filing' },
   ticker: nullable(ticker('ticker of the filer, or null where it has none')),
+  tickers: arr(ticker(), 'every ticker of the filer, primary first; [] where it has none. `?ticker=` finds the row by any of them'),
   cik: cik('filer CIK'),
   company: str('filer name'),
   form: str('EDGAR form type, such as 10-K, 8-K, 4'),
@@ -135,12 +141,13 @@ export const FILING_ROW: Schema = obj({
   primary_doc_url: nullable(str('primary document on EDGAR')),
   index_url: str('filing index page on EDGAR'),
   summary,
-}, ['summary'], 'a filing on EDGAR');
+}, ['summary', 'tickers'], 'a filing on EDGAR');
 
 /** Report row: a per-company factual profile combining the other kinds. */
 export const REPORT_ROW: Schema = obj({
   type: { const: 'report' },
   ticker: ticker(),
+  tickers,
   cik: cik('company CIK'),
   company: str('company name'),
   exchange: nullable(str('listing exchange')),
@@ -167,7 +174,7 @@ export const REPORT_ROW: Schema = obj({
     }), 'largest holders by value', 10),
   }, [], 'holdings by the 13F filers in the snapshot')),
   summary,
-}, ['summary'], 'factual profile of one company');
+}, ['summary', 'tickers'], 'factual profile of one company');
 
 /** Meta row: the calling key's plan, limits and usage (not stored in snapshots). */
 export const META_ROW: Schema = obj({

@@ -31,6 +31,12 @@ export interface ClusterRule {
 export interface InsiderRow {
   type: 'insider';
   ticker: string;
+  /**
+   * Every ticker the company trades under (company_tickers files and the submissions JSON),
+   * primary first; `?ticker=` finds the row by any of them (decisions §6 "Tickers"). Written by
+   * every build of this version; older snapshots may lack it.
+   */
+  tickers?: string[];
   cik: string;
   company: string;
   window_days: number;
@@ -96,6 +102,12 @@ export type FiscalPeriod = 'Q1' | 'Q2' | 'Q3' | 'Q4' | 'FY' | null;
 export interface EarningsRow {
   type: 'earnings';
   ticker: string;
+  /**
+   * Every ticker the company trades under (company_tickers files and the submissions JSON),
+   * primary first; `?ticker=` finds the row by any of them (decisions §6 "Tickers"). Written by
+   * every build of this version; older snapshots may lack it.
+   */
+  tickers?: string[];
   cik: string;
   company: string;
   form: '8-K' | '8-K/A';
@@ -112,6 +124,12 @@ export interface EarningsRow {
 export interface FilingRow {
   type: 'filing';
   ticker: string | null;
+  /**
+   * Every ticker the company trades under (company_tickers files and the submissions JSON),
+   * primary first, [] where it has none; `?ticker=` finds the row by any of them (decisions §6 "Tickers"). Written by
+   * every build of this version; older snapshots may lack it.
+   */
+  tickers?: string[];
   cik: string;
   company: string;
   form: string;
@@ -143,6 +161,12 @@ export interface LatestFiling {
 export interface ReportRow {
   type: 'report';
   ticker: string;
+  /**
+   * Every ticker the company trades under (company_tickers files and the submissions JSON),
+   * primary first; `?ticker=` finds the row by any of them (decisions §6 "Tickers"). Written by
+   * every build of this version; older snapshots may lack it.
+   */
+  tickers?: string[];
   cik: string;
   company: string;
   exchange: string | null;

@@ -46,6 +46,17 @@ test(skip ? `real EDGAR build (${skip})` : 'a build from the real EDGAR test set
   });
   assert.ok(tsla.sell_usd > 1e10 && tsla.net_usd < 0);
 
+  // A snapshot as of 2022-12-31 holds no 13F filed later; the rest of the figures need one as of 2026.
+  assert.ok(rows.whales.every((r) => r.filed_at <= '2022-12-31'));
+  const late = await buildSnapshot({
+    from: SEC_DATA, out, asOf: '2026-12-31', windowDays: 730, filingsDays: 365, version: 'late', log: () => {}, progress: false,
+    now: () => new Date('2027-01-01T00:00:00Z'),
+  });
+  const readLate = <K extends RowKind>(kind: K): RowsByKind[K][] =>
+    readFileSync(join(late.dir, `${kind}.ndjson`), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RowsByKind[K]);
+  rows.whales = readLate('whales');
+  rows.earnings = readLate('earnings');
+
   // 13f/nvda: tableValueTotal 332,688,337 (2024-03-31, primary_doc.xml of 0001045810-24-000108);
   // TuSimple's 3,465,372 shares of 2023-12-31 (information_table.xml of -24-000021) are gone.
   const nvda = rows.whales.find((r) => r.cik === '0001045810')!;

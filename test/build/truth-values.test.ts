@@ -181,3 +181,72 @@ test(skip ? `8-K item titles against EDGAR's own numbers (${skip})` : 'header pa
   // 8k/other/0000950137-05-004969.txt (Exelon, 2005) uses item 5.02's title of 2004-2006.
   assert.deepEqual(itemsFromTitles(['Departure of Directors or Principal Officers; Election of Directors; Appointment of Principal Officers']), ['5.02']);
 });
+
+/** Filing date of each 13F whose SGML header or signature gives one, from the raw files. */
+function raw13fFilingDates(): Map<string, { filer: string; filedAt: string }> {
+  const out = new Map<string, { filer: string; filedAt: string }>();
+  for (const path of rawFiles('13f').filter((p) => /\.(txt|nc)$/.test(p))) {
+    const text = rawText(path);
+    const accession = /ACCESSION[ -]NUMBER>?:?\s*(\d{10}-\d{2}-\d{6})/.exec(text)![1]!;
+    const filed = /(?:FILED AS OF DATE:|<FILING-DATE>)\s*(\d{8})/.exec(text)![1]!;
+    const filer = /<filer>\s*<credentials>\s*<cik>(\d+)/.exec(text)?.[1] ?? /<cik>(\d+)<\/cik>/.exec(text)![1]!;
+    out.set(accession, { filer: filer.padStart(10, '0'), filedAt: `${filed.slice(0, 4)}-${filed.slice(4, 6)}-${filed.slice(6)}` });
+  }
+  return out;
+}
+
+test(skip ? `as-of against the raw files (${skip})` : 'a snapshot as of 2022-12-31 holds nothing filed after 2022-12-31, in every row kind', { skip }, async () => {
+  const { rows, manifest } = await realBuild(EMBEDDED_OPTIONS);
+  const asOf = EMBEDDED_OPTIONS.asOf;
+  assert.ok(manifest.data_through! <= asOf, `data_through ${manifest.data_through}`);
+  for (const row of rows.filings) assert.ok(row.filed_at <= asOf, row.accession_no);
+  for (const row of rows.earnings) assert.ok(row.filed_at <= asOf, row.accession_no);
+  // Whales: exactly the 13F filers with a report filed by then (ACTIAM's, filed 2021-02-12).
+  const dates = raw13fFilingDates();
+  const filersByThen = new Set([...dates.values()].filter((d) => d.filedAt <= asOf).map((d) => d.filer));
+  assert.deepEqual(new Set(rows.whales.map((r) => r.cik)), filersByThen);
+  for (const row of rows.whales) assert.equal(row.filed_at, dates.get(row.accession_no)!.filedAt);
+  for (const row of rows.reports) {
+    assert.ok(row.latest_filing_at !== null && row.latest_filing_at <= asOf, `${row.ticker} latest_filing_at ${row.latest_filing_at}`);
+    for (const latest of Object.values(row.latest)) assert.ok(latest === null || latest.filed_at <= asOf, `${row.ticker} latest`);
+    assert.ok(row.earnings === null || row.earnings.filed_at <= asOf, `${row.ticker} earnings`);
+    for (const holder of row.institutional?.top_filers ?? []) assert.ok(filersByThen.has(holder.cik), `${row.ticker} holder ${holder.filer}`);
+  }
+  // Insider trades: every notable trade's filing was filed by then (its .header.json FILING-DATE,
+  // its SGML header or a submissions JSON).
+  const filingDates = new Map<string, string>();
+  for (const path of rawFiles('submissions')) {
+    const c = rawJson(path).filings?.recent ?? rawJson(path);
+    c.accessionNumber.forEach((a: string, i: number) => filingDates.set(a, c.filingDate[i]));
+  }
+  for (const path of rawFiles('ownership')) {
+    const accession = /(\d{10}-\d{2}-\d{6})/.exec(path)?.[1];
+    if (!accession) continue;
+    if (path.endsWith('.header.json')) filingDates.set(accession, rawJson(path).submission['FILING-DATE'].replace(/(\d{4})(\d\d)(\d\d)/, '$1-$2-$3'));
+    const sgml = /\.(txt|nc)$/.test(path) ? /(?:FILED AS OF DATE:|<FILING-DATE>)\s*(\d{4})(\d\d)(\d\d)/.exec(rawText(path)) : null;
+    if (sgml) filingDates.set(accession, `${sgml[1]}-${sgml[2]}-${sgml[3]}`);
+  }
+  for (const row of rows.insiders) {
+    for (const trade of row.notable) assert.ok(filingDates.get(trade.accession_no)! <= asOf, trade.accession_no);
+  }
+  // Earnings figures come from company facts filed by then: each non-null figure is a value some
+  // fact of the company's raw companyfacts JSON filed by then carries.
+  for (const row of rows.earnings) {
+    const path = `companyfacts/CIK${row.cik}.json`;
+    if (!rawFiles('companyfacts').includes(path)) continue;
+    const values = new Set<number>();
+    for (const taxonomy of Object.values(rawJson(path).facts) as any[]) {
+      for (const concept of Object.values(taxonomy) as any[]) {
+        for (const list of Object.values(concept.units) as any[]) for (const f of list) if (f.filed <= asOf) values.add(f.val);
+      }
+    }
+    for (const value of Object.values(row.figures)) assert.ok(value === null || values.has(value), `${row.accession_no}: ${value}`);
+  }
+  // The raw submissions JSON lists 8-K item 2.02 filings after the as-of date; none is a row.
+  const later = rawFiles('submissions').flatMap((path) => {
+    const c = rawJson(path).filings?.recent ?? rawJson(path);
+    return c.accessionNumber.filter((_: string, i: number) => c.form[i] === '8-K' && String(c.items[i]).includes('2.02') && c.filingDate[i] > asOf);
+  });
+  assert.ok(later.length > 100);
+  for (const accession of later) assert.ok(!rows.earnings.some((r) => r.accession_no === accession), accession);
+});

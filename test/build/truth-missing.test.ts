@@ -1,0 +1,163 @@
+/**
+ * Values the raw EDGAR files hold that rows must carry (issue 11, "Missing values that the inputs
+ * hold"). Each expected value is recomputed here from the raw files with the test's own code.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { request } from 'undici';
+import { listen } from '../../src/server.js';
+import { EMBEDDED_OPTIONS, rawFiles, rawJson, rawText, realBuild, secDataSkip as skip } from '../helpers/real-build.js';
+
+const EVERYTHING = Object.freeze({ asOf: '2026-12-31', windowDays: 730, filingsDays: 20_000 });
+const SIGNAL_DEMO_KEY = 'eqf_TGMBlooxG3NRmHZxrwbVrQdZddQ55rhT0BewZu';
+
+/** A ticker in EDGAR's form, as the test reads it: upper case, `.` and `/` as `-`. */
+const edgarTicker = (t: string): string => t.toUpperCase().replace(/[./]/g, '-');
+
+/** Every ticker of a CIK: its submissions JSON's list first, then company_tickers.json and the exchange file, in file order. */
+function rawTickers(): (cik: string) => string[] {
+  const byCik = new Map<string, string[]>();
+  const add = (cik: string, ticker: string): void => {
+    const list = byCik.get(cik) ?? [];
+    if (!list.includes(edgarTicker(ticker))) list.push(edgarTicker(ticker));
+    byCik.set(cik, list);
+  };
+  for (const path of rawFiles('submissions').filter((p) => /CIK\d{10}\.json$/.test(p))) {
+    const json = rawJson(path);
+    for (const t of json.tickers ?? []) add(String(json.cik).padStart(10, '0'), t);
+  }
+  for (const entry of Object.values(rawJson('tickers/company_tickers.json')) as { cik_str: number; ticker: string }[]) add(String(entry.cik_str).padStart(10, '0'), entry.ticker);
+  for (const [cik, , ticker] of rawJson('tickers/company_tickers_exchange.json').data as [number, string, string][]) add(String(cik).padStart(10, '0'), ticker);
+  return (cik) => byCik.get(cik) ?? [];
+}
+
+test(skip ? `tickers against the raw files (${skip})` : 'rows carry every ticker of their company, primary first', { skip }, async () => {
+  const { rows } = await realBuild(EMBEDDED_OPTIONS);
+  const tickersOf = rawTickers();
+  let checked = 0;
+  for (const row of [...rows.insiders, ...rows.earnings, ...rows.filings, ...rows.reports]) {
+    const expected = tickersOf(row.cik);
+    if (expected.length === 0 && row.type === 'insider') assert.deepEqual(row.tickers, [row.ticker], 'the symbol the Form 4 gives');
+    else assert.deepEqual(row.tickers, expected, `${row.type} ${row.cik}`);
+    assert.equal(row.ticker, row.tickers![0] ?? null, `${row.type} ${row.cik}: ticker is the primary one`);
+    checked++;
+  }
+  assert.ok(checked > 1000);
+  assert.deepEqual(rows.reports.find((r) => r.cik === '0001652044')?.tickers, ['GOOGL', 'GOOG']);
+});
+
+test(skip ? `?ticker=GOOG (${skip})` : '?ticker=GOOG finds Alphabet as ?ticker=GOOGL does', { skip }, async (t) => {
+  const build = await realBuild(EMBEDDED_OPTIONS);
+  const server = await listen({ port: 0, snapshotsDir: build.root, log: () => {}, watchIntervalMs: 0 });
+  t.after(() => server.close());
+  const get = async (path: string) => (await request(`${server.url}${path}`, { headers: { 'x-api-key': SIGNAL_DEMO_KEY } })).body.json() as Promise<{ data: { cik: string; ticker: string }[] }>;
+  const byClassC = await get('/api/v1/finance/reports?ticker=GOOG');
+  const byClassA = await get('/api/v1/finance/reports?ticker=googl');
+  assert.deepEqual(byClassC.data.map((r) => [r.cik, r.ticker]), [['0001652044', 'GOOGL']]);
+  assert.deepEqual(byClassC.data, byClassA.data);
+  const twoHarbors = await get('/api/v1/finance/filings?ticker=TWO-PA&limit=1');
+  assert.equal(twoHarbors.data[0]?.cik, '0001465740', 'a preferred series finds its issuer too');
+});
+
+/** The filings named in a raw companyfacts file: accession → {form, filed}. */
+function rawFactsFilings(path: string): Map<string, { form: string; filed: string }> {
+  const out = new Map<string, { form: string; filed: string }>();
+  for (const taxonomy of Object.values(rawJson(path).facts) as any[]) {
+    for (const concept of Object.values(taxonomy) as any[]) {
+      for (const list of Object.values(concept.units) as any[]) for (const f of list) out.set(f.accn, { form: f.form, filed: f.filed });
+    }
+  }
+  return out;
+}
+
+test(skip ? `company facts filings (${skip})` : 'company facts carry filings: Alphabet gets a report with its latest filing and latest 10-K and 10-Q', { skip }, async () => {
+  for (const options of [EMBEDDED_OPTIONS, EVERYTHING]) {
+    const { rows } = await realBuild(options);
+    const filings = [...rawFactsFilings('companyfacts/CIK0001652044.json')].filter(([, f]) => f.filed <= options.asOf);
+    const latest = (form?: string) => filings.filter(([, f]) => !form || f.form === form)
+      .sort(([a, x], [b, y]) => (x.filed !== y.filed ? (x.filed < y.filed ? 1 : -1) : a < b ? 1 : -1))[0]!;
+    const alphabet = rows.reports.find((r) => r.cik === '0001652044')!;
+    assert.equal(alphabet.latest_filing_at, latest()[1].filed, `as of ${options.asOf}`);
+    for (const form of ['10-K', '10-Q'] as const) {
+      const [accession, f] = latest(form);
+      assert.deepEqual(alphabet.latest[form], {
+        accession_no: accession, filed_at: f.filed,
+        url: `https://www.sec.gov/Archives/edgar/data/1652044/${accession.replace(/-/g, '')}/${accession}-index.htm`,
+      }, `${form} as of ${options.asOf}`);
+    }
+  }
+});
+
+test(skip ? `reports need a known filing (${skip})` : 'every report has a known filing, and every company with a ticker and a filing has a report', { skip }, async () => {
+  const { rows } = await realBuild(EMBEDDED_OPTIONS);
+  const tickersOf = rawTickers();
+  // Issuers of Forms 3/4/5 filed by then, by their .header.json: each with a ticker has a report.
+  for (const path of rawFiles('ownership/datamule_paypal').filter((p) => p.endsWith('.header.json'))) {
+    const submission = rawJson(path).submission;
+    if (submission['FILING-DATE'] > EMBEDDED_OPTIONS.asOf.replace(/-/g, '')) continue;
+    const cik = submission.ISSUER[0]['COMPANY-DATA'].CIK;
+    if (tickersOf(cik).length === 0) continue;
+    const report = rows.reports.find((r) => r.cik === cik);
+    assert.ok(report, `${cik} (${path}) has a report`);
+    assert.ok(report.latest_filing_at! >= submission['FILING-DATE'].replace(/(\d{4})(\d\d)(\d\d)/, '$1-$2-$3'), `${cik} latest_filing_at`);
+  }
+  for (const report of rows.reports) assert.ok(report.latest_filing_at !== null, report.ticker);
+});
+
+/**
+ * Company profile fields from the raw SGML headers (`.txt`) and `.header.json` files naming a CIK
+ * and filed by `asOf`: per field, the latest header that gives it.
+ */
+function rawHeaderProfile(cik: string, asOf: string): { sic: string | null; state: string | null; fye: string | null } {
+  const headers: { filed: string; sic: string | null; state: string | null; fye: string | null }[] = [];
+  const offer = (filed: string, sic: string | null, state: string | null, fye: string | null): void => {
+    if (filed <= asOf.replace(/-/g, '')) headers.push({ filed, sic, state, fye });
+  };
+  for (const path of rawFiles('ownership').filter((p) => p.endsWith('.header.json'))) {
+    const s = rawJson(path).submission;
+    const issuer = s.ISSUER?.[0]?.['COMPANY-DATA'];
+    if (issuer?.CIK === cik) offer(s['FILING-DATE'], issuer['ASSIGNED-SIC'] ?? null, issuer['STATE-OF-INCORPORATION'] ?? null, issuer['FISCAL-YEAR-END'] ?? null);
+  }
+  for (const path of rawFiles().filter((p) => p.endsWith('.txt'))) {
+    const header = rawText(path).split('</SEC-HEADER>')[0]!;
+    const at = header.indexOf(`CENTRAL INDEX KEY:\t\t\t${cik}`);
+    if (at === -1) continue;
+    const block = header.slice(at, at + 600);
+    const field = (name: string): string | null => new RegExp(`${name}:\\s*([^\\n]*)`).exec(block)?.[1]?.trim() || null;
+    offer(/FILED AS OF DATE:\s*(\d{8})/.exec(header)![1]!, /\[(\d{4})\]/.exec(field('STANDARD INDUSTRIAL CLASSIFICATION') ?? '')?.[1] ?? null,
+      field('STATE OF INCORPORATION'), field('FISCAL YEAR END'));
+  }
+  for (const path of rawFiles().filter((p) => p.endsWith('.nc'))) {
+    const text = rawText(path);
+    const block = new RegExp(`<CIK>${cik}\\s*([\\s\\S]*?)</COMPANY-DATA>`).exec(text)?.[1];
+    if (block === undefined) continue;
+    const tag = (name: string): string | null => new RegExp(`<${name}>([^\\n<]*)`).exec(block)?.[1]?.trim() || null;
+    offer(/<FILING-DATE>(\d{8})/.exec(text)![1]!, tag('ASSIGNED-SIC'), tag('STATE-OF-INCORPORATION'), tag('FISCAL-YEAR-END'));
+  }
+  headers.sort((a, b) => (a.filed < b.filed ? 1 : -1));
+  const latest = (key: 'sic' | 'state' | 'fye'): string | null => headers.find((h) => h[key] !== null)?.[key] ?? null;
+  return { sic: latest('sic'), state: latest('state'), fye: latest('fye') };
+}
+
+test(skip ? `report profiles (${skip})` : 'report profile fields come from the submissions JSON, else from the latest header filed by the as-of date', { skip }, async () => {
+  for (const options of [EMBEDDED_OPTIONS, EVERYTHING]) {
+    const { rows } = await realBuild(options);
+    for (const report of rows.reports) {
+      const path = `submissions/CIK${report.cik}.json`;
+      const submissions = rawFiles('submissions').includes(path) ? rawJson(path) : undefined;
+      const header = rawHeaderProfile(report.cik, options.asOf);
+      const expected = {
+        sic: submissions?.sic || header.sic,
+        state: submissions?.stateOfIncorporation || header.state,
+        fye: submissions?.fiscalYearEnd || header.fye,
+      };
+      assert.deepEqual({ sic: report.sic, state: report.state_of_incorporation, fye: report.fiscal_year_end }, expected, `${report.ticker} as of ${options.asOf}`);
+    }
+  }
+  // The issue's example: AAR's Form 4 (ownership/complete_submissions/0001127602-25-001055.txt) gives SIC 3720, DE, 0531.
+  const aar = (await realBuild(EVERYTHING)).rows.reports.find((r) => r.ticker === 'AIR')!;
+  assert.deepEqual([aar.sic, aar.sic_description, aar.state_of_incorporation, aar.fiscal_year_end], ['3720', 'AIRCRAFT & PARTS', 'DE', '0531']);
+  const embedded = (await realBuild(EMBEDDED_OPTIONS)).rows.reports;
+  const withoutSic = embedded.filter((r) => r.sic === null).map((r) => r.ticker);
+  assert.deepEqual(withoutSic.sort(), ['GOOGL', 'SMEGF'], 'only companies for which no input gives a SIC code');
+});
