@@ -9,7 +9,8 @@ import type { AsOfInputs } from './as-of.js';
 import type { Inputs } from './inputs.js';
 import type { InsiderResult } from './insiders.js';
 import type { Resolved } from './resolve.js';
-import type { Period } from './whales.js';
+import type { PositionIssuer } from './issuer-tickers.js';
+import type { Period, Position } from './whales.js';
 
 /** What the section is made from. */
 export interface BuildSectionInputs {
@@ -22,6 +23,7 @@ export interface BuildSectionInputs {
   earnings: { withoutTicker: number; withoutDocument: number };
   reports: { withoutTicker: number };
   periods: ReadonlyMap<string, Period[]>;
+  issuerOf: (position: Position) => PositionIssuer | null;
 }
 
 /** Builds the section. Paths are relative to `--from`. */
@@ -44,11 +46,29 @@ export function buildSection(s: BuildSectionInputs): Record<string, unknown> {
       thirteenf_filed_at_from_signature_date: s.resolved.filedAtFromSignature,
       submissions_clocks: submissionsClockNotes(s.resolved.submissionsClocks, from),
       unmapped_8k_item_titles: Object.fromEntries(s.inputs.unmappedItemTitles),
+      thirteenf_tickers: thirteenFTickerNotes(s.periods, s.issuerOf),
       thirteenf_value_units: [...s.periods.values()].flat().map((p) => ({
         cik: p.filerCik, period_of_report: p.periodOfReport, accession_no: p.accessionNo, value_unit: p.unit.unit,
         decided_by: p.unit.inferred ? 'implied price per share' : 'filing date', median_implied_price: p.unit.medianImpliedPrice,
       })),
     },
+  };
+}
+
+/**
+ * How many distinct 13F securities (CUSIP and put/call) of the snapshot's periods were resolved
+ * to a company and to a ticker (issuer-tickers.ts), and the share with a ticker.
+ */
+function thirteenFTickerNotes(periods: ReadonlyMap<string, Period[]>, issuerOf: (position: Position) => PositionIssuer | null): Record<string, number> {
+  const securities = new Map<string, Position>();
+  for (const list of periods.values()) for (const period of list) for (const [key, p] of period.positions) securities.set(key, p);
+  const issuers = [...securities.values()].map(issuerOf);
+  const withTicker = issuers.filter((i) => i?.ticker).length;
+  return {
+    securities: securities.size,
+    with_company: issuers.filter((i) => i !== null).length,
+    with_ticker: withTicker,
+    share_with_ticker: securities.size > 0 ? Math.round((withTicker / securities.size) * 10_000) / 10_000 : 0,
   };
 }
 

@@ -9,12 +9,12 @@ import { sortRows, writeSnapshot } from '../data/snapshot-writer.js';
 import { cutAtAsOf, defaultAsOf } from './as-of.js';
 import { buildSection } from './build-section.js';
 import { companyDirectory } from './companies.js';
-import { cusipTickerLookup } from './cusip-tickers.js';
 import { computeEarningsRows } from './earnings.js';
 import { computeFilingRows } from './filings.js';
 import { emptyInputs, readInputFile } from './inputs.js';
 import { addDays } from './edgar.js';
 import { computeInsiderRows } from './insiders.js';
+import { issuerLookup } from './issuer-tickers.js';
 import { knownFilings } from './known-filings.js';
 import { computeReportRows } from './reports.js';
 import { resolveInputs } from './resolve.js';
@@ -100,7 +100,7 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildResult>
     issuer: (cik, filing) => issuer(cik)
       ?? (filing.issuerTradingSymbol ? { ticker: filing.issuerTradingSymbol, tickers: [filing.issuerTradingSymbol], name: filing.issuerName } : undefined),
   });
-  const issuerOf = cusipTickerLookup(inputs.tickers);
+  const issuerOf = issuerLookup(inputs.tickers);
   const periods = foldPeriods(known.thirteenF);
   const whales = computeWhaleRows(periods, (p) => issuerOf(p)?.ticker ?? null);
   const earnings = computeEarningsRows(known.filings, issuer, known.companyFacts);
@@ -131,7 +131,7 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildResult>
   const counts = Object.fromEntries(ROW_KINDS.map((k) => [k, rows[k].length])) as Record<RowKind, number>;
   const build = buildSection({
     options: { from: options.from, as_of: asOf, as_of_source: options.asOf ? 'option' : 'latest filing date read', window_days: windowDays, filings_days: filingsDays },
-    inputs, resolved, known, counts, insiders, earnings, reports, periods,
+    inputs, resolved, known, counts, insiders, earnings, reports, periods, issuerOf,
   });
   const version = options.version ?? `${asOf}_${now.toISOString().replace(/[-:]/g, '').slice(0, 15)}Z`;
   const dates = [asOf, ...rows.filings.map((r) => (r as { filed_at: string }).filed_at), ...rows.earnings.map((r) => (r as { filed_at: string }).filed_at), ...rows.whales.map((r) => (r as { filed_at: string }).filed_at)];

@@ -6,12 +6,13 @@
  */
 import type { EarningsRow, InsiderRow, LatestFiling, ReportRow } from '../rows/types.js';
 import { fromNumber, sumDecimals, toNumber } from './decimal.js';
+import type { PositionIssuer } from './issuer-tickers.js';
 import type { KnownFiling } from './known-filings.js';
 import type { Company } from './model.js';
 import type { Period, Position } from './whales.js';
 
-/** The company a 13F position's issuer resolves to. */
-export type PositionIssuer = (position: Position) => { ticker: string; cik: string } | null;
+/** The company a 13F position's issuer resolves to (issuer-tickers.ts). */
+export type IssuerOf = (position: Position) => PositionIssuer | null;
 
 /** What the report rows are made from; everything already cut at the as-of date. */
 export interface ReportInputs {
@@ -21,7 +22,7 @@ export interface ReportInputs {
   insiders: readonly InsiderRow[];
   earnings: readonly EarningsRow[];
   periods: ReadonlyMap<string, Period[]>;
-  issuerOf: PositionIssuer;
+  issuerOf: IssuerOf;
 }
 
 const LATEST_FORMS = ['10-K', '10-Q', '8-K'] as const;
@@ -77,7 +78,7 @@ type Holder = { cik: string; filer: string; period_of_report: string; shares: nu
  * Per issuer CIK, each filer's holding in its latest period: the shares and value of every
  * position in the issuer's securities that resolve to it (any share class; options left out).
  */
-function holdersByIssuer(periods: ReadonlyMap<string, Period[]>, issuerOf: PositionIssuer): Map<string, Holder[]> {
+function holdersByIssuer(periods: ReadonlyMap<string, Period[]>, issuerOf: IssuerOf): Map<string, Holder[]> {
   const out = new Map<string, Holder[]>();
   for (const list of periods.values()) {
     const latest = list[list.length - 1]!;

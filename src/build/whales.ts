@@ -17,6 +17,8 @@ export interface Position {
   cusip: string;
   titleOfClass: string;
   putCall: 'Put' | 'Call' | null;
+  /** `SH` (shares) or `PRN` (principal amount). */
+  sharesType: string;
   shares: number;
   valueUsd: number;
 }
@@ -80,7 +82,7 @@ function addEntry(positions: Map<string, Position>, entry: InfoTableEntry, multi
     return;
   }
   positions.set(key, {
-    key, issuer: entry.issuer, cusip: entry.cusip, titleOfClass: entry.titleOfClass, putCall: entry.putCall,
+    key, issuer: entry.issuer, cusip: entry.cusip, titleOfClass: entry.titleOfClass, putCall: entry.putCall, sharesType: entry.sharesType,
     shares: entry.shares, valueUsd: entry.value * multiplier,
   });
 }

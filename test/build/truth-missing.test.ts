@@ -5,7 +5,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'undici';
+import { issuerLookup } from '../../src/build/issuer-tickers.js';
+import { TickerMap, parseTickerFile } from '../../src/build/tickers.js';
 import { listen } from '../../src/server.js';
+import { HAND_CHECKED_13F_TICKERS } from '../fixtures/thirteenf-tickers.js';
 import { EMBEDDED_OPTIONS, rawFiles, rawJson, rawText, realBuild, secDataSkip as skip } from '../helpers/real-build.js';
 
 const EVERYTHING = Object.freeze({ asOf: '2026-12-31', windowDays: 730, filingsDays: 20_000 });
@@ -29,6 +32,14 @@ function rawTickers(): (cik: string) => string[] {
   for (const entry of Object.values(rawJson('tickers/company_tickers.json')) as { cik_str: number; ticker: string }[]) add(String(entry.cik_str).padStart(10, '0'), entry.ticker);
   for (const [cik, , ticker] of rawJson('tickers/company_tickers_exchange.json').data as [number, string, string][]) add(String(cik).padStart(10, '0'), ticker);
   return (cik) => byCik.get(cik) ?? [];
+}
+
+/** The ticker files of the test set, as the builder reads them. */
+function tickerMapOfRawFiles(): TickerMap {
+  const map = new TickerMap();
+  map.add(parseTickerFile(rawJson('tickers/company_tickers.json')));
+  map.add(parseTickerFile(rawJson('tickers/company_tickers_exchange.json')));
+  return map;
 }
 
 test(skip ? `tickers against the raw files (${skip})` : 'rows carry every ticker of their company, primary first', { skip }, async () => {
@@ -160,4 +171,81 @@ test(skip ? `report profiles (${skip})` : 'report profile fields come from the s
   const embedded = (await realBuild(EMBEDDED_OPTIONS)).rows.reports;
   const withoutSic = embedded.filter((r) => r.sic === null).map((r) => r.ticker);
   assert.deepEqual(withoutSic.sort(), ['GOOGL', 'SMEGF'], 'only companies for which no input gives a SIC code');
+});
+
+/** Information table rows of a raw file, read with the test's own regular expressions. */
+function rawInfoTable(text: string): { issuer: string; titleOfClass: string; cusip: string; value: number; shares: number; sharesType: string; putCall: string | null }[] {
+  return [...text.matchAll(/<(?:\w+:)?infoTable>([\s\S]*?)<\/(?:\w+:)?infoTable>/g)].map(([, b]) => {
+    const tag = (name: string): string | null => new RegExp(`<(?:\\w+:)?${name}>\\s*([^<]*?)\\s*</`).exec(b!)?.[1] ?? null;
+    return {
+      issuer: tag('nameOfIssuer')!, titleOfClass: tag('titleOfClass')!, cusip: tag('cusip')!.toUpperCase(), value: Number(tag('value')),
+      shares: Number(tag('sshPrnamt')), sharesType: tag('sshPrnamtType') ?? 'SH', putCall: tag('putCall'),
+    };
+  });
+}
+
+/** 13F filings the builder can place (an accession number in the file or folder name), with their raw rows. */
+function raw13fFilings(): { accession: string; filer: string; period: string; rows: ReturnType<typeof rawInfoTable> }[] {
+  const out = new Map<string, { accession: string; filer: string; period: string; rows: ReturnType<typeof rawInfoTable> }>();
+  for (const path of rawFiles('13f')) {
+    const accession = /(\d{10}-\d{2}-\d{6})/.exec(path)?.[1];
+    if (!accession || !/\.(xml|txt|nc)$/.test(path)) continue;
+    const text = rawText(path);
+    const entry = out.get(accession) ?? { accession, filer: '', period: '', rows: [] };
+    const filer = /<filer>\s*<credentials>\s*<cik>(\d+)/.exec(text)?.[1];
+    if (filer) entry.filer = filer.padStart(10, '0');
+    const period = /<reportCalendarOrQuarter>(\d\d)-(\d\d)-(\d{4})/.exec(text);
+    if (period) entry.period = `${period[3]}-${period[1]}-${period[2]}`;
+    if (entry.rows.length === 0) entry.rows = rawInfoTable(text);
+    out.set(accession, entry);
+  }
+  return [...out.values()];
+}
+
+test(skip ? `13F tickers (${skip})` : 'every 13F ticker the builder gives is the one checked by hand, and the manifest reports the share', { skip }, async () => {
+  const { rows, manifest } = await realBuild(EVERYTHING);
+  const lookup = issuerLookup(tickerMapOfRawFiles());
+  let resolved = 0;
+  for (const file of raw13fFilings()) {
+    for (const row of file.rows) {
+      const ticker = lookup(row)?.ticker ?? null;
+      if (ticker === null) continue;
+      resolved++;
+      assert.equal(ticker, HAND_CHECKED_13F_TICKERS[row.cusip], `${row.cusip} ${row.issuer} (${row.titleOfClass}) in ${file.accession}`);
+    }
+  }
+  assert.ok(resolved > 100);
+  const holdings = rows.whales.flatMap((w) => [...w.top_holdings, ...w.moves]);
+  for (const h of holdings) if (h.ticker !== null) assert.equal(h.ticker, HAND_CHECKED_13F_TICKERS[h.cusip], `${h.cusip} ${h.issuer}`);
+  for (const [cusip, ticker] of [['02079K305', 'GOOGL'], ['02079K107', 'GOOG'], ['038222105', 'AMAT'], ['042068205', 'ARM'], ['N07059210', 'ASML'],
+    ['219350105', 'GLW'], ['235851102', 'DHR'], ['872540109', 'TJX'], ['615369105', 'MCO']]) {
+    assert.ok(holdings.some((h) => h.cusip === cusip && h.ticker === ticker) || !holdings.some((h) => h.cusip === cusip), `${cusip} ${ticker}`);
+  }
+  const distinct = new Set(holdings.map((h) => `${h.cusip}|${h.put_call}`));
+  const withTicker = new Set(holdings.filter((h) => h.ticker).map((h) => `${h.cusip}|${h.put_call}`));
+  // The issue counted 44 of 88 listed holdings without a ticker; most left now are ETFs and trusts.
+  assert.ok(withTicker.size >= 55, `${withTicker.size} of ${distinct.size} listed holdings have a ticker`);
+  const notes = manifest.build.notes.thirteenf_tickers;
+  assert.equal(notes.share_with_ticker, Math.round((notes.with_ticker / notes.securities) * 10_000) / 10_000);
+  assert.ok(notes.with_ticker >= 150 && notes.with_ticker <= notes.with_company && notes.with_company <= notes.securities, JSON.stringify(notes));
+});
+
+test(skip ? `Alphabet's 13F holders (${skip})` : 'a company\'s report lists the 13F filers holding any of its share classes', { skip }, async () => {
+  const { rows } = await realBuild(EVERYTHING);
+  // Alphabet's classes: A 02079K305 (GOOGL), C 02079K107 (GOOG). Values in thousands of USD for the
+  // filings SOURCES.md says report thousands (ACTIAM 2020, Bull Street 2022), else USD.
+  const thousands = new Set(['0001619124-21-000002', '0001790837-23-000002']);
+  const latest = new Map<string, ReturnType<typeof raw13fFilings>[number]>();
+  for (const file of raw13fFilings()) {
+    const known = latest.get(file.filer);
+    if (!known || file.period > known.period || (file.period === known.period && file.accession > known.accession)) latest.set(file.filer, file);
+  }
+  const expected = [...latest.values()].map((file) => {
+    const own = file.rows.filter((r) => (r.cusip === '02079K305' || r.cusip === '02079K107') && r.putCall === null);
+    return { cik: file.filer, value_usd: own.reduce((s, r) => s + r.value * (thousands.has(file.accession) ? 1000 : 1), 0), n: own.length };
+  }).filter((h) => h.n > 0).sort((a, b) => b.value_usd - a.value_usd);
+  const report = rows.reports.find((r) => r.cik === '0001652044')!;
+  assert.deepEqual(report.institutional?.top_filers.map((h) => ({ cik: h.cik, value_usd: h.value_usd })), expected.map(({ cik, value_usd }) => ({ cik, value_usd })));
+  assert.equal(report.institutional?.n_filers, expected.length);
+  assert.ok(report.institutional?.top_filers.some((h) => h.filer === 'LONE PINE CAPITAL LLC' && h.value_usd === 77_039_680), 'Lone Pine, class A');
 });
