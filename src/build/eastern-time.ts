@@ -75,7 +75,10 @@ const SEPARATED = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1
  * - `2022-05-06 18:30:57` (the "Accepted" line of a `-index.htm` page);
  * - `2022-05-06T18:30:57.000Z` (`acceptanceDateTime` of a submissions file that writes Eastern time with a `Z`).
  *
- * @returns the instant, or undefined when `value` is none of these or not a real time.
+ * EDGAR writes midnight (`00:00:00`) where it does not know the time, for filings of the 1990s
+ * and early 2000s; it never accepts filings at midnight, so such a value gives undefined.
+ *
+ * @returns the instant, or undefined when `value` is none of these, not a real time, or midnight.
  */
 export function edgarEasternToIso(value: string | undefined): string | undefined {
   const text = value?.trim();
@@ -84,5 +87,6 @@ export function edgarEasternToIso(value: string | undefined): string | undefined
   if (!m) return undefined;
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
   const millisecond = m[7] ? Number(m[7].padEnd(3, '0')) : 0;
+  if (hour === 0 && minute === 0 && second === 0 && millisecond === 0) return undefined;
   return easternToUtc({ year, month, day, hour, minute, second, millisecond })?.toISOString();
 }

@@ -14,7 +14,8 @@
  *    Eastern (EDGAR Filer Manual, Vol. I, "EDGAR hours of operation"), so a written hour from
  *    00 to 05, or 23, can only be UTC, and a written hour from 06 to 09 can only be Eastern.
  *    Filings that EDGAR makes itself (accession numbers `9999999995-…` for effectiveness
- *    notices, stamped 00:15 at night) and paper filings (`9999999997-…`) are left out;
+ *    notices, stamped 00:15 at night), paper filings (`9999999997-…`) and midnight, EDGAR's
+ *    placeholder for an unknown time in old filings, are left out;
  * 3. without evidence, the file is read as it is written (UTC), and the manifest says so.
  */
 import { edgarEasternToIso } from './eastern-time.js';
@@ -37,9 +38,12 @@ const WRITTEN = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?Z$/;
 /** Accession prefixes of filings that EDGAR generates itself or that were filed on paper. */
 const NOT_FILER_MADE = /^99999999/;
 
-/** The instant a written value stands for on each clock, or undefined when it is not a time. */
+/** EDGAR's placeholder for a time it does not know (old filings): midnight, when EDGAR is closed. */
+const UNKNOWN_TIME = /T00:00:00(\.0+)?Z$/;
+
+/** The instant a written value stands for on each clock, or undefined when it is not a time or is EDGAR's midnight placeholder. */
 export function readWritten(written: string, clock: SubmissionsClock['clock']): string | undefined {
-  if (!WRITTEN.test(written)) return undefined;
+  if (!WRITTEN.test(written) || UNKNOWN_TIME.test(written)) return undefined;
   return clock === 'eastern' ? edgarEasternToIso(written) : new Date(written).toISOString();
 }
 
@@ -54,7 +58,7 @@ export function decideSubmissionsClock(entries: readonly WrittenAcceptance[], kn
   const hours = { utc: 0, eastern: 0 };
   for (const { accessionNo, written } of entries) {
     const m = WRITTEN.exec(written);
-    if (!m) continue;
+    if (!m || UNKNOWN_TIME.test(written)) continue;
     const truth = known.get(accessionNo);
     if (truth !== undefined) {
       if (readWritten(written, 'utc') === truth) matched.utc++;

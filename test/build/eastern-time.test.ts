@@ -24,6 +24,7 @@ test('daylight saving switches at 02:00 on the days the statute names', () => {
   assert.equal(edgarEasternToIso('20220313030000'), '2022-03-13T07:00:00.000Z');
   assert.equal(edgarEasternToIso('20221105235959'), '2022-11-06T03:59:59.000Z');
   assert.equal(edgarEasternToIso('20221106020000'), '2022-11-06T07:00:00.000Z');
+  assert.equal(easternToUtc({ year: 2022, month: 11, day: 6, hour: 0, minute: 0, second: 0 })?.toISOString(), '2022-11-06T04:00:00.000Z');
   // 2005 rules: first Sunday of April (3 April) to last Sunday of October (30 October).
   assert.equal(edgarEasternToIso('20050402120000'), '2005-04-02T17:00:00.000Z');
   assert.equal(edgarEasternToIso('20050404120000'), '2005-04-04T16:00:00.000Z');
@@ -53,6 +54,9 @@ test('text that is not an EDGAR time gives undefined, not a wrong instant', () =
     assert.equal(edgarEasternToIso(bad), undefined, String(bad));
   }
   assert.equal(edgarEasternToIso(' 2022-05-06T18:30:57.5Z '), '2022-05-06T22:30:57.500Z', 'fractions and spaces are kept and trimmed');
+  // other/filing_index/0000912057-00-023442-index.html: "Accepted 2000-05-11 00:00:00", EDGAR's unknown time.
+  assert.equal(edgarEasternToIso('2000-05-11 00:00:00'), undefined);
+  assert.equal(readWritten('1998-03-27T00:00:00.000Z', 'utc'), undefined, 'CIK0001009672-submissions-001.json');
 });
 
 test('a submissions file is read on the clock its evidence shows, per file', () => {

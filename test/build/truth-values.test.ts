@@ -27,14 +27,16 @@ function rawAcceptanceTimes(): { sgml: Map<string, string>; submissions: Map<str
     const text = rawText(path).slice(0, 20_000);
     const accepted = /<ACCEPTANCE-DATETIME>(\d{14})/.exec(text)?.[1];
     const accession = /ACCESSION[ -]NUMBER>?:?\s*(\d{10}-\d{2}-\d{6})/.exec(text)?.[1];
-    if (accepted && accession) sgml.set(accession, easternDigitsToUtc(accepted));
+    if (accepted && accession && !accepted.endsWith('000000')) sgml.set(accession, easternDigitsToUtc(accepted));
   }
   const submissions = new Map<string, Set<string>>();
   const clocks = new Map<string, string>();
   for (const path of rawFiles('submissions')) {
     const json = rawJson(path);
     const columns = json.filings?.recent ?? json;
-    const pairs: [string, string][] = columns.accessionNumber.map((a: string, i: number) => [a, columns.acceptanceDateTime[i]]).filter(([, t]: string[]) => t);
+    // Midnight is EDGAR's placeholder for an unknown time (it never accepts filings then).
+    const pairs: [string, string][] = columns.accessionNumber.map((a: string, i: number) => [a, columns.acceptanceDateTime[i]])
+      .filter(([, t]: string[]) => t && !t.includes('T00:00:00'));
     const checked = pairs.filter(([a]) => sgml.has(a));
     let eastern: boolean;
     if (checked.length > 0) eastern = checked.every(([a, t]) => easternWallToUtc(t) === sgml.get(a));
