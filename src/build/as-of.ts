@@ -1,8 +1,8 @@
 /**
  * The as-of date of a snapshot: it holds nothing filed after it, in every row kind. Filing
- * records, Forms 3/4/5, 13F reports and company facts are cut at their filing date; an
- * ownership document whose filing date no input gives cannot be shown to predate the as-of date
- * and is left out (and counted). The insider and filings windows end at the as-of date too.
+ * records, Forms 3/4/5, 13F reports and company facts are cut at their filing date (an
+ * ownership document whose filing date no input gives was already left out as skipped, see
+ * resolve.ts). The insider and filings windows end at the as-of date too.
  */
 import { factsFiledBy, type CompanyFacts } from './company-facts.js';
 import type { Resolved } from './resolve.js';
@@ -14,8 +14,6 @@ export interface AsOfInputs {
   ownership: OwnershipFiling[];
   thirteenF: ThirteenFFiling[];
   companyFacts: Map<string, CompanyFacts>;
-  /** Ownership documents left out because no input gives their filing date. */
-  ownershipWithoutFilingDate: number;
 }
 
 /**
@@ -29,7 +27,6 @@ export function cutAtAsOf(resolved: Resolved, companyFacts: ReadonlyMap<string, 
     ownership: resolved.ownership.filter((f) => f.filedAt !== null && f.filedAt <= asOf),
     thirteenF: resolved.thirteenF.filter((f) => f.filedAt <= asOf),
     companyFacts: new Map([...companyFacts].map(([cik, facts]) => [cik, factsFiledBy(facts, asOf)])),
-    ownershipWithoutFilingDate: resolved.ownership.filter((f) => f.filedAt === null).length,
   };
 }
 

@@ -35,11 +35,12 @@ export function buildSection(s: BuildSectionInputs): Record<string, unknown> {
     files_read: s.inputs.filesRead,
     files_skipped: s.inputs.skipped.length,
     skipped_reasons: tally(s.inputs.skipped.map((k) => k.reason)),
+    skipped_files: skippedFiles(s.inputs.skipped, from),
     rows: s.counts,
     notes: {
       insider_issuers_without_ticker: s.insiders.issuersWithoutTicker.length,
       filings_replaced_by_4a: s.insiders.replacedByAmendment,
-      ownership_without_filing_date: s.known.ownershipWithoutFilingDate,
+      ownership_in_plain_text: s.inputs.plainTextOwnership.length,
       earnings_without_ticker: s.earnings.withoutTicker,
       earnings_without_document: s.earnings.withoutDocument,
       companies_without_ticker: s.reports.withoutTicker,
@@ -82,6 +83,16 @@ function submissionsClockNotes(clocks: Resolved['submissionsClocks'], from: stri
     not_utc_by_evidence: clocks.filter((c) => c.clock === 'eastern' || noEvidence(c)).slice(0, 50)
       .map((c) => ({ file: relative(from, c.path), clock: c.clock, decided_by: c.decidedBy, votes: c.votes })),
   };
+}
+
+/** Up to 10 files per reason, relative to `--from`, so that an operator can find what was left out. */
+function skippedFiles(skipped: Inputs['skipped'], from: string): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const { path, reason } of skipped) {
+    const list = (out[reason] ??= []);
+    if (list.length < 10) list.push(relative(from, path));
+  }
+  return out;
 }
 
 function tally(reasons: readonly string[]): Record<string, number> {

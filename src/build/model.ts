@@ -49,8 +49,10 @@ export interface FilingRecord {
   primaryDocument: string | null;
   /** File name of the EX-99.1 exhibit where known. */
   exhibit991: string | null;
+  /** File names of the filing's documents that the source lists (the primary document without its `xsl…/` prefix). */
+  documents: string[];
   /** Where the record came from, for precedence: submissions JSON knows the most. */
-  source: 'submissions' | 'sgml' | 'header-json';
+  source: 'submissions' | 'sgml' | 'index' | 'header-json';
 }
 
 /** A reporting owner of a Form 3/4/5 and its relationship to the issuer. */

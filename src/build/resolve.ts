@@ -9,6 +9,7 @@ import { companyDirectory } from './companies.js';
 import { accessionFromName } from './edgar.js';
 import type { Inputs, Skipped } from './inputs.js';
 import type { Company, FilingRecord, OwnershipFiling, ThirteenFFiling } from './model.js';
+import { findInSubmissions, placeLooseHtml } from './loose-documents.js';
 import { parseOwnershipXml } from './ownership.js';
 import { decideSubmissionsClock, readWritten, type SubmissionsClock } from './submissions-clock.js';
 
@@ -29,7 +30,7 @@ export interface Resolved {
   submissionsClocks: ({ path: string } & SubmissionsClock)[];
 }
 
-const SOURCE_RANK: Record<FilingRecord['source'], number> = { submissions: 0, sgml: 1, 'header-json': 2 };
+const SOURCE_RANK: Record<FilingRecord['source'], number> = { submissions: 0, sgml: 1, index: 2, 'header-json': 3 };
 
 /**
  * Joins the inputs.
@@ -44,7 +45,7 @@ export function resolveInputs(inputs: Inputs): Resolved {
     inputs.filings.push({
       cik: header.issuerCik, company: header.issuerName, form: header.form, accessionNo: header.accessionNo,
       filedAt: header.filedAt, acceptedAt: null, periodOfReport: header.periodOfReport, items: [],
-      primaryDocument: header.primaryDocument, exhibit991: null, source: 'header-json',
+      primaryDocument: header.primaryDocument, exhibit991: null, documents: header.primaryDocument ? [header.primaryDocument] : [], source: 'header-json',
     });
   }
   const filingByAccession = new Map<string, FilingRecord>();
@@ -52,12 +53,18 @@ export function resolveInputs(inputs: Inputs): Resolved {
     const known = filingByAccession.get(record.accessionNo);
     if (!known || preferred(record, known, company)) {
       // Keep what the weaker record knew and the stronger one did not.
-      const merged = known ? { ...record, exhibit991: record.exhibit991 ?? known.exhibit991, acceptedAt: record.acceptedAt ?? known.acceptedAt } : record;
+      const merged = known ? {
+        ...record, exhibit991: record.exhibit991 ?? known.exhibit991, acceptedAt: record.acceptedAt ?? known.acceptedAt,
+        documents: [...new Set([...record.documents, ...known.documents])],
+      } : record;
       filingByAccession.set(record.accessionNo, merged);
-    } else if (!known.exhibit991 && record.exhibit991) {
-      known.exhibit991 = record.exhibit991;
+    } else {
+      known.exhibit991 ??= record.exhibit991;
+      known.acceptedAt ??= record.acceptedAt;
+      known.documents = [...new Set([...known.documents, ...record.documents])];
     }
   }
+  placeLooseHtml(inputs, filingByAccession);
   const ownership = resolveOwnership(inputs, filingByAccession);
   const { thirteenF, filedAtFromSignature } = resolveThirteenF(inputs, filingByAccession);
   return { filings: [...filingByAccession.values()], filingByAccession, ownership, thirteenF, company, filedAtFromSignature, submissionsClocks };
@@ -83,18 +90,35 @@ function preferred(a: FilingRecord, b: FilingRecord, company: (cik: string) => C
 function resolveOwnership(inputs: Inputs, filings: Map<string, FilingRecord>): OwnershipFiling[] {
   const byAccession = new Map<string, OwnershipFiling>();
   for (const filing of inputs.ownership) byAccession.set(filing.accessionNo, filing);
+  const loosePaths = new Map<string, string>();
   for (const { path, text } of inputs.looseOwnership) {
+    const doc = parseOwnershipXml(text, '', null);
     const header = inputs.headerJsonByStem.get(path.replace(/\.xml$/i, ''));
-    const accessionNo = header?.accessionNo ?? accessionFromName(basename(path)) ?? accessionFromName(basename(dirname(path)));
+    let accessionNo = header?.accessionNo ?? accessionFromName(basename(path)) ?? accessionFromName(basename(dirname(path)));
     if (!accessionNo) {
-      inputs.skipped.push({ path, reason: 'ownershipDocument without an accession number (no .header.json beside it, none in its file or folder name)' });
-      continue;
+      // The submissions JSON of its issuer or of a reporting owner may list it (same form and period).
+      const found = findInSubmissions(inputs.filings, [doc.issuerCik, ...doc.owners.map((o) => o.cik)], doc.documentType, doc.periodOfReport);
+      if (typeof found === 'number') {
+        inputs.skipped.push({
+          path, reason: found === 0
+            ? 'ownershipDocument without an accession number: no .header.json beside it, none in its file or folder name, and no submissions JSON of its issuer or reporting owners lists its form and period'
+            : 'ownershipDocument without an accession number: the submissions JSON lists several filings of its form and period',
+        });
+        continue;
+      }
+      accessionNo = found.accessionNo;
     }
     if (byAccession.has(accessionNo)) continue;
-    byAccession.set(accessionNo, parseOwnershipXml(text, accessionNo, null));
+    byAccession.set(accessionNo, { ...doc, accessionNo });
+    loosePaths.set(accessionNo, path);
   }
   for (const filing of byAccession.values()) {
     filing.filedAt ??= inputs.headerJson.get(filing.accessionNo)?.filedAt ?? filings.get(filing.accessionNo)?.filedAt ?? null;
+    const path = loosePaths.get(filing.accessionNo);
+    if (filing.filedAt === null && path !== undefined) {
+      inputs.skipped.push({ path, reason: 'ownershipDocument whose filing date no .header.json, SGML header, -index page or submissions JSON gives' });
+      byAccession.delete(filing.accessionNo);
+    }
   }
   return [...byAccession.values()];
 }
@@ -116,10 +140,17 @@ function resolveThirteenF(inputs: Inputs, filings: Map<string, FilingRecord>): {
       continue;
     }
     const cover = covers[0]!.cover!;
-    const accessionNo = accessionFromName(basename(dir)) ?? accessionFromName(basename(covers[0]!.path));
+    let accessionNo = accessionFromName(basename(dir)) ?? accessionFromName(basename(covers[0]!.path));
     if (!accessionNo) {
-      skip('13F cover page without an accession number in its folder or file name');
-      continue;
+      // The filer's submissions JSON may list it (same form and period).
+      const found = findInSubmissions(inputs.filings, [cover.filerCik], cover.form, cover.periodOfReport);
+      if (typeof found === 'number') {
+        skip(found === 0
+          ? '13F cover page without an accession number: none in its folder or file name, and no submissions JSON of its filer lists its form and period'
+          : '13F cover page without an accession number: the submissions JSON lists several filings of its form and period');
+        continue;
+      }
+      accessionNo = found.accessionNo;
     }
     if (byAccession.has(accessionNo)) continue;
     const listed = filings.get(accessionNo)?.filedAt;

@@ -74,7 +74,9 @@ export function looksLikeCompleteSubmission(text: string): boolean {
 export function parseCompleteSubmission(text: string): CompleteSubmission {
   const firstDocument = text.indexOf('<DOCUMENT>');
   const headerText = firstDocument === -1 ? text : text.slice(0, firstDocument);
-  const header = headerText.includes('<SUBMISSION>') ? readTaggedHeader(headerText) : readTextHeader(headerText);
+  // `.nc` files and the header pages EDGAR serves (`-index-headers.html`) use tags.
+  const tagged = headerText.includes('<SUBMISSION>') || headerText.includes('<ACCESSION-NUMBER>');
+  const header = tagged ? readTaggedHeader(headerText) : readTextHeader(headerText);
   return { header, documents: firstDocument === -1 ? [] : readDocuments(text.slice(firstDocument)) };
 }
 

@@ -80,6 +80,7 @@ function readColumns(columns: Columns, cik: string, name: string | null, company
       items: at('items', i).split(',').map((s) => s.trim()).filter((s) => s !== ''),
       primaryDocument: at('primaryDocument', i) || null,
       exhibit991: null,
+      documents: at('primaryDocument', i) ? [at('primaryDocument', i).replace(/^xsl[^/]*\//, '')] : [],
       source: 'submissions',
     };
     records.push(record);

@@ -138,12 +138,21 @@ function rawHeaderProfile(cik: string, asOf: string): { sic: string | null; stat
     offer(/FILED AS OF DATE:\s*(\d{8})/.exec(header)![1]!, /\[(\d{4})\]/.exec(field('STANDARD INDUSTRIAL CLASSIFICATION') ?? '')?.[1] ?? null,
       field('STATE OF INCORPORATION'), field('FISCAL YEAR END'));
   }
-  for (const path of rawFiles().filter((p) => p.endsWith('.nc'))) {
+  for (const path of rawFiles().filter((p) => p.endsWith('.nc') || p.endsWith('index-headers.html'))) {
     const text = rawText(path);
     const block = new RegExp(`<CIK>${cik}\\s*([\\s\\S]*?)</COMPANY-DATA>`).exec(text)?.[1];
     if (block === undefined) continue;
     const tag = (name: string): string | null => new RegExp(`<${name}>([^\\n<]*)`).exec(block)?.[1]?.trim() || null;
     offer(/<FILING-DATE>(\d{8})/.exec(text)![1]!, tag('ASSIGNED-SIC'), tag('STATE-OF-INCORPORATION'), tag('FISCAL-YEAR-END'));
+  }
+  for (const path of rawFiles().filter((p) => p.endsWith('-index.html'))) {
+    const html = rawText(path);
+    const at = html.indexOf(`CIK=${cik}&`);
+    if (at === -1) continue;
+    const block = html.slice(at, html.indexOf('</p>', at));
+    const filed = /Filing Date<\/div>\s*<div class="info">(\d{4})-(\d\d)-(\d\d)/.exec(html)!;
+    offer(filed.slice(1).join(''), /SIC=(\d{4})/.exec(block)?.[1] ?? null, /State of Incorp\.: <strong>([A-Z0-9]{2})</.exec(block)?.[1] ?? null,
+      /Fiscal Year End: <strong>(\d{4})</.exec(block)?.[1] ?? null);
   }
   headers.sort((a, b) => (a.filed < b.filed ? 1 : -1));
   const latest = (key: 'sic' | 'state' | 'fye'): string | null => headers.find((h) => h[key] !== null)?.[key] ?? null;
@@ -170,7 +179,8 @@ test(skip ? `report profiles (${skip})` : 'report profile fields come from the s
   assert.deepEqual([aar.sic, aar.sic_description, aar.state_of_incorporation, aar.fiscal_year_end], ['3720', 'AIRCRAFT & PARTS', 'DE', '0531']);
   const embedded = (await realBuild(EMBEDDED_OPTIONS)).rows.reports;
   const withoutSic = embedded.filter((r) => r.sic === null).map((r) => r.ticker);
-  assert.deepEqual(withoutSic.sort(), ['GOOGL', 'SMEGF'], 'only companies for which no input gives a SIC code');
+  // Alphabet (company facts only), Siemens Energy (its submissions JSON has no SIC) and Snowflake (a Form 3 without header).
+  assert.deepEqual(withoutSic.sort(), ['GOOGL', 'SMEGF', 'SNOW'], 'only companies for which no input gives a SIC code');
 });
 
 /** Information table rows of a raw file, read with the test's own regular expressions. */
@@ -248,4 +258,49 @@ test(skip ? `Alphabet's 13F holders (${skip})` : 'a company\'s report lists the 
   assert.deepEqual(report.institutional?.top_filers.map((h) => ({ cik: h.cik, value_usd: h.value_usd })), expected.map(({ cik, value_usd }) => ({ cik, value_usd })));
   assert.equal(report.institutional?.n_filers, expected.length);
   assert.ok(report.institutional?.top_filers.some((h) => h.filer === 'LONE PINE CAPITAL LLC' && h.value_usd === 77_039_680), 'Lone Pine, class A');
+});
+
+test(skip ? `inputs read but dropped (${skip})` : 'filings are taken from index and header pages, accession numbers from submissions JSON, and what is still skipped is counted with its reason', { skip }, async () => {
+  const { rows, manifest } = await realBuild(EVERYTHING);
+  const build = manifest.build;
+  const filing = (accession: string) => rows.filings.find((r) => r.accession_no === accession);
+  // Header pages and index pages are filings: other/filing_index/*.
+  for (const [path, accession] of [
+    ['other/filing_index/index-headers.html', '0000905729-24-000095'], ['other/filing_index/23AndMe.index-headers.html', '0001193125-24-152391'],
+    ['other/filing_index/form4.index-headers.html', '0001062993-24-012217'], ['ownership/complete_submissions/secheader.4.evercommerce.txt', '0001140361-23-028639'],
+    ['other/filing_index/0001609804-0000950142-22-003095-index.html', '0000950142-22-003095'],
+  ] as const) {
+    const text = rawText(path);
+    const filed = /(?:<FILING-DATE>|FILED AS OF DATE:\s*|Filing Date<\/div>\s*<div class="info">)(\d{4})-?(\d\d)-?(\d\d)/.exec(text)!;
+    assert.equal(filing(accession)?.filed_at, `${filed[1]}-${filed[2]}-${filed[3]}`, path);
+  }
+  // The Orion index page says "Accepted 2022-11-04 21:03:43" (EDT): 01:03:43 UTC the next day.
+  assert.equal(filing('0000950142-22-003095')?.accepted_at, '2022-11-05T01:03:43.000Z');
+  assert.deepEqual(filing('0000905729-24-000095')?.items, ['5.07']);
+  // The plain-text Form 4 of 2000 is a filing, though its transactions cannot be read.
+  assert.equal(filing('0001094891-00-000193')?.form, '4');
+  assert.equal(build.notes.ownership_in_plain_text, 1);
+
+  // Snowflake's Form 3 by Berkshire Hathaway and Buffett has no accession number in its file: Buffett's
+  // submissions JSON lists exactly one Form 3 for its period of report.
+  const period = /<periodOfReport>([\d-]+)</.exec(rawText('ownership/edgartools/form3.snow.nonderiv.xml'))![1];
+  const buffett = rawJson('submissions/CIK0000315090.json').filings.recent;
+  const matches = buffett.accessionNumber.map((a: string, i: number) => [a, buffett.form[i], buffett.reportDate[i], buffett.filingDate[i]]).filter(([, form, date]: string[]) => form === '3' && date === period);
+  assert.equal(matches.length, 1);
+  const snow = (await realBuild(EMBEDDED_OPTIONS)).rows.reports.find((r) => r.cik === '0001640147');
+  assert.equal(snow?.latest_filing_at, matches[0][3], 'Snowflake is known by that Form 3');
+
+  // What is still skipped, each with its reason; every file of the test set was read.
+  const skipped = build.skipped_files as Record<string, string[]>;
+  const reasonOf = (path: string): string | undefined => Object.keys(skipped).find((reason) => skipped[reason]!.includes(path));
+  assert.match(reasonOf('8k/buckle_2024-11-22_item2.02/bke-20241122.htm')!, /Form 8-K document without an accession number/);
+  assert.match(reasonOf('8k/other/0001437749-16-028287_sphs20160323_8k.htm')!, /Form 8-K document whose accession number \(from its file name\).*CIK and filing date are unknown/);
+  assert.match(reasonOf('13f/other_filers/bard_financial_2021Q3/primary_doc.xml')!, /13F cover page without an accession number/);
+  assert.match(reasonOf('ownership/edgartools/form4.snow.xml')!, /no submissions JSON of its issuer or reporting owners/);
+  for (const used of ['ownership/edgartools/form3.snow.nonderiv.xml', '8k/nordstrom_2023-03-01_item5.02/jwn-20230301.htm', '8k/adobe_2023-03-15_item2.02/0000796343-23-000044-index.html']) {
+    assert.equal(reasonOf(used), undefined, `${used} is used`);
+  }
+  assert.equal(build.files_read, rawFiles().length);
+  assert.equal(Object.values(build.skipped_reasons as Record<string, number>).reduce((a, b) => a + b, 0), build.files_skipped);
+  for (const [reason, count] of Object.entries(build.skipped_reasons as Record<string, number>)) assert.equal(skipped[reason]!.length, Math.min(count, 10), reason);
 });
