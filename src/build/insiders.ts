@@ -1,9 +1,13 @@
 /**
- * Insider rows (decisions §6): per issuer, the open-market purchases (P) and sales (S) of
- * Table I of Forms 4 and 4/A with a transaction date inside the window. Value = shares × price
- * per share; a transaction without a price counts in `n_buys`/`n_sells` only. A 4/A that
- * carries non-derivative transactions replaces the earlier filings of the same reporting owner,
- * issuer and period of report; a 4/A without them changes nothing.
+ * Insider rows (decisions §6): per issuer, the purchases (code P, "open market or private
+ * purchase") and sales (code S, "open market or private sale"; SEC Form 4 General Instructions
+ * 8) of Table I of Forms 4 and 4/A with a transaction date inside the window. Value = shares ×
+ * price per share, exact; each sum is rounded once to the cent. A transaction without a price
+ * counts in `n_buys`/`n_sells` and in `n_*_without_price` only. A 4/A that carries
+ * non-derivative transactions replaces the earlier filings of the same reporting owner, issuer
+ * and period of report; a 4/A without them changes nothing. A joint filing (several reporting
+ * owners on one form) reports one set of transactions, so it counts once, credited to its first
+ * reporting owner, in the sums, the counts and the cluster rule: its owners are one buyer.
  */
 import type { InsiderRow, NotableTrade } from '../rows/types.js';
 import { DEFAULT_CLUSTER_RULE, isClusterBuying, type Purchase } from './cluster.js';
@@ -120,6 +124,7 @@ export function computeInsiderRows(filings: readonly OwnershipFiling[], options:
       type: 'insider', ticker: issuer.ticker, tickers: issuer.tickers, cik, company: issuer.name, window_days: options.windowDays,
       window_start: windowStart, window_end: options.asOf, net_usd: netUsd, buy_usd: toNumber(buyUsd),
       sell_usd: toNumber(sellUsd), n_buys: buys.length, n_sells: sells.length,
+      n_buys_without_price: buys.filter((t) => t.exact === null).length, n_sells_without_price: sells.filter((t) => t.exact === null).length,
       n_insiders_buying: new Set(purchases.map((p) => p.ownerCik)).size,
       cluster_buying: isClusterBuying(purchases, DEFAULT_CLUSTER_RULE),
       cluster_rule: { ...DEFAULT_CLUSTER_RULE, codes: [...DEFAULT_CLUSTER_RULE.codes] }, notable,

@@ -17,6 +17,12 @@ export interface KnownFiling {
   filedAt: string;
   /** The primary document where an input names it, else the filing's index page. */
   url: string;
+  /**
+   * `company-facts` where only XBRL company facts name the filing. They name every 10-K and
+   * 10-Q, but an 8-K only when it carried financial data, so they cannot tell a company's
+   * latest 8-K.
+   */
+  source: 'filing' | 'company-facts';
 }
 
 /** What the known filings are gathered from; each list already cut at the as-of date. */
@@ -41,14 +47,14 @@ export function knownFilings(sources: KnownFilingSources): Map<string, KnownFili
     if (!own.has(filing.accessionNo)) own.set(filing.accessionNo, filing);
   };
   for (const r of sources.records) {
-    add(r.cik, { accessionNo: r.accessionNo, form: r.form, filedAt: r.filedAt, url: r.primaryDocument ? documentUrl(r.cik, r.accessionNo, r.primaryDocument) : indexUrl(r.cik, r.accessionNo) });
+    add(r.cik, { accessionNo: r.accessionNo, form: r.form, filedAt: r.filedAt, url: r.primaryDocument ? documentUrl(r.cik, r.accessionNo, r.primaryDocument) : indexUrl(r.cik, r.accessionNo), source: 'filing' });
   }
   for (const f of sources.ownership) {
-    if (f.filedAt !== null) add(f.issuerCik, { accessionNo: f.accessionNo, form: f.documentType, filedAt: f.filedAt, url: indexUrl(f.issuerCik, f.accessionNo) });
+    if (f.filedAt !== null) add(f.issuerCik, { accessionNo: f.accessionNo, form: f.documentType, filedAt: f.filedAt, url: indexUrl(f.issuerCik, f.accessionNo), source: 'filing' });
   }
-  for (const f of sources.thirteenF) add(f.filerCik, { accessionNo: f.accessionNo, form: f.form, filedAt: f.filedAt, url: indexUrl(f.filerCik, f.accessionNo) });
+  for (const f of sources.thirteenF) add(f.filerCik, { accessionNo: f.accessionNo, form: f.form, filedAt: f.filedAt, url: indexUrl(f.filerCik, f.accessionNo), source: 'filing' });
   for (const facts of sources.companyFacts.values()) {
-    for (const f of facts.filings.values()) add(facts.cik, { ...f, url: indexUrl(facts.cik, f.accessionNo) });
+    for (const f of facts.filings.values()) add(facts.cik, { ...f, url: indexUrl(facts.cik, f.accessionNo), source: 'company-facts' });
   }
   const out = new Map<string, KnownFiling[]>();
   for (const [cik, own] of byCik) {

@@ -67,8 +67,9 @@ export function computeReportRows(input: ReportInputs): { rows: ReportRow[]; wit
   return { rows, withoutTicker };
 }
 
+/** The latest filing of a form; an 8-K only from inputs that list every 8-K (not company facts). */
 function latestOf(filings: readonly KnownFiling[], form: string): LatestFiling | null {
-  const f = filings.find((r) => r.form === form);
+  const f = filings.find((r) => r.form === form && (form !== '8-K' || r.source !== 'company-facts'));
   return f ? { accession_no: f.accessionNo, filed_at: f.filedAt, url: f.url } : null;
 }
 

@@ -138,11 +138,14 @@ export function computeWhaleRows(periods: Map<string, Period[]>, ticker: (p: Pos
       ? [...holdings, ...soldOut].filter((h) => valueChange(h) > 0)
         .sort((a, b) => valueChange(b) - valueChange(a) || (a.cusip < b.cusip ? -1 : 1)).slice(0, 10)
       : [];
+    const changes = { new: 0, added: 0, reduced: 0, unchanged: 0, sold_out: 0 };
+    for (const h of [...holdings, ...soldOut]) if (h.action !== null) changes[h.action]++;
     rows.push({
       type: 'whale', cik: latest.filerCik, filer: latest.filer, period_of_report: latest.periodOfReport,
       filed_at: latest.filedAt, accession_no: latest.accessionNo, previous_period: previous?.periodOfReport ?? null,
       total_value_usd: round(total, 2), n_positions: latest.positions.size, value_unit: latest.unit.unit,
       value_unit_inferred: latest.unit.inferred, top_holdings: [...holdings].sort(byValue).slice(0, 10), moves,
+      position_changes: previous ? changes : null,
     });
   }
   return rows;

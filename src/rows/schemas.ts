@@ -22,14 +22,14 @@ export const COUNTED_TRANSACTION_CODES = ['P', 'S'] as const;
 const notableTrade = obj({
   insider: str('reporting owner name as filed'),
   role: str('officer title if an officer, else "Director", else "10% Owner", else "Other"; several joined with ", "'),
-  code: oneOf(COUNTED_TRANSACTION_CODES, 'Form 4 transaction code: P open-market purchase, S open-market sale'),
+  code: oneOf(COUNTED_TRANSACTION_CODES, 'Form 4 transaction code (General Instructions 8): P open market or private purchase, S open market or private sale'),
   value_usd: usd('shares times price per share'),
   date: date('transaction date'),
   shares: num('number of shares', { minimum: 0 }),
   price_usd: num('price per share in USD', { minimum: 0 }),
   plan_10b5_1: nullable(bool('whether the Rule 10b5-1(c) box is checked; null where the form predates the checkbox (April 2023)')),
   accession_no: accessionNo(),
-}, [], 'one open-market trade');
+}, [], 'one P or S trade');
 
 const clusterRule = obj({
   codes: arr(oneOf(COUNTED_TRANSACTION_CODES), 'transaction codes that count as buying'),
@@ -52,12 +52,18 @@ export const INSIDER_ROW: Schema = obj({
   sell_usd: num('value of priced S transactions, in USD', { minimum: 0 }),
   n_buys: int('number of P transactions, priced or not'),
   n_sells: int('number of S transactions, priced or not'),
-  n_insiders_buying: int('distinct reporting owners with a P transaction'),
+  n_buys_without_price: int('P transactions without a reported price (price in a footnote only): in n_buys, not in buy_usd'),
+  n_sells_without_price: int('S transactions without a reported price: in n_sells, not in sell_usd'),
+  n_insiders_buying: int('distinct reporting owners with a P transaction; a joint filing counts once, as its first reporting owner'),
   cluster_buying: bool('whether at least min_insiders distinct owners bought within some span_days span'),
   cluster_rule: clusterRule,
   notable: arr(notableTrade, 'up to 5 priced P or S trades, largest value_usd first', 5),
   summary,
-}, ['summary', 'tickers'], 'insider-activity summary of one company (Form 4)');
+}, ['summary', 'tickers', 'n_buys_without_price', 'n_sells_without_price'], 'Form 4 purchases (code P, "open market or private purchase", ' +
+  'Form 4 General Instructions 8) and sales (code S) of one company in the window, non-derivative table only. Value = shares × price ' +
+  'per share, exact, each sum rounded once to the cent; a transaction without a reported price is counted but adds nothing. A joint ' +
+  'filing (several reporting owners on one form) reports one set of transactions: it counts once, credited to its first reporting owner, ' +
+  'in the sums, the counts and the cluster rule. A snapshot as of a date holds only forms filed by then.');
 
 const latestFiling = nullable(obj({
   accession_no: accessionNo(),
@@ -94,8 +100,12 @@ export const WHALE_ROW: Schema = obj({
   value_unit_inferred: bool('true where a heuristic on implied prices decided value_unit'),
   top_holdings: arr(holding, 'up to 10 largest positions by value', 10),
   moves: arr(holding, 'up to 10 largest absolute value changes, sold-out positions included', 10),
+  position_changes: nullable(obj({
+    new: int('positions not held in the previous period'), added: int('positions with more shares'), reduced: int('positions with fewer shares'),
+    unchanged: int('positions with the same shares'), sold_out: int('positions of the previous period no longer held'),
+  }, [], 'moves over all positions of the filing, not only the listed ones; null with no previous period')),
   summary,
-}, ['summary'], 'an institutional investment manager and its 13F-HR holdings');
+}, ['summary', 'position_changes'], 'an institutional investment manager and its latest 13F-HR period filed by the snapshot\'s as-of date');
 
 const figures = obj({
   revenue_usd: nullable(num('revenue in USD')),

@@ -96,6 +96,9 @@ test(skip ? `company facts filings (${skip})` : 'company facts carry filings: Al
         url: `https://www.sec.gov/Archives/edgar/data/1652044/${accession.replace(/-/g, '')}/${accession}-index.htm`,
       }, `${form} as of ${options.asOf}`);
     }
+    // Company facts name an 8-K only when it carried financial data, so they cannot tell the latest 8-K.
+    assert.ok(filings.some(([, f]) => f.form === '8-K'));
+    assert.equal(alphabet.latest['8-K'], null);
   }
 });
 

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { itemsFromTitles } from '../../src/build/items.js';
 import { EMBEDDED_OPTIONS, rawFiles, rawJson, rawText, realBuild, secDataSkip as skip } from '../helpers/real-build.js';
+import { exactCents, rawTrades } from '../helpers/raw-ownership.js';
 import { easternDigitsToUtc, hoursBehindUtc } from '../helpers/us-eastern.js';
 
 /** `2022-05-06T18:30:57.000Z` read as a New York wall-clock time, by the statute. */
@@ -77,52 +78,6 @@ test(skip ? `accepted_at against the raw files (${skip})` : 'accepted_at is the 
   }
   assert.ok(checked > 1000, `${checked} filing rows checked`);
 });
-
-/** An open-market trade read from raw ownershipDocument XML with the test's own regular expressions. */
-interface RawTrade { accession: string; documentType: string; issuerCik: string; code: string; date: string; shares: string | null; price: string | null }
-
-const xmlValue = (block: string, tag: string): string | null => {
-  const m = new RegExp(`<${tag}>\\s*(?:<value>\\s*([^<]*?)\\s*</value>)?`).exec(block);
-  return m?.[1]?.trim() || null;
-};
-
-/** Every Table I transaction of every ownership document whose file or folder names its accession number. */
-function rawTrades(): RawTrade[] {
-  const byAccession = new Map<string, RawTrade[]>();
-  for (const path of rawFiles('ownership')) {
-    const accession = /(\d{10}-\d{2}-\d{6})/.exec(path.split('/').pop()!)?.[1];
-    if (!accession || !/\.(xml|txt|nc)$/.test(path) || byAccession.has(accession)) continue;
-    const doc = /<ownershipDocument>[\s\S]*<\/ownershipDocument>/.exec(rawText(path))?.[0];
-    if (!doc) continue;
-    const documentType = /<documentType>\s*([^<]*?)\s*</.exec(doc)![1]!;
-    const issuerCik = /<issuerCik>\s*(\d+)/.exec(doc)![1]!.padStart(10, '0');
-    const trades = [...doc.matchAll(/<nonDerivativeTransaction>([\s\S]*?)<\/nonDerivativeTransaction>/g)].map(([, block]) => ({
-      accession, documentType, issuerCik,
-      code: /<transactionCode>\s*([A-Z])/.exec(block!)![1]!,
-      date: xmlValue(block!, 'transactionDate')!.slice(0, 10),
-      shares: xmlValue(block!, 'transactionShares')?.replace(/,/g, '') ?? null,
-      price: xmlValue(block!, 'transactionPricePerShare')?.replace(/,/g, '') ?? null,
-    }));
-    byAccession.set(accession, trades);
-  }
-  return [...byAccession.values()].flat();
-}
-
-/** `a × b` of two decimal texts in units of 10^-scale. */
-function product(a: string, b: string): { units: bigint; scale: number } {
-  const [ai = '', af = ''] = a.split('.');
-  const [bi = '', bf = ''] = b.split('.');
-  return { units: BigInt(ai + af) * BigInt(bi + bf), scale: af.length + bf.length };
-}
-
-/** Σ of exact products rounded once to cents (half up), as the number JSON carries. */
-function exactCents(pairs: [string, string][]): number {
-  const scale = Math.max(0, ...pairs.map(([a, b]) => product(a, b).scale));
-  const total = pairs.reduce((sum, [a, b]) => { const p = product(a, b); return sum + p.units * 10n ** BigInt(scale - p.scale); }, 0n);
-  const step = 10n ** BigInt(Math.max(0, scale - 2));
-  const cents = scale >= 2 ? (2n * total + step) / (2n * step) : total * 10n ** BigInt(2 - scale);
-  return Number(cents) / 100;
-}
 
 test(skip ? `insider sums against the raw files (${skip})` : 'insider USD sums are the exact sums of shares × price rounded once to the cent', { skip }, async () => {
   const { rows } = await realBuild(EMBEDDED_OPTIONS);
