@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ADVICE_WORDS, ROW_KINDS, WRITTEN_FIELD, type RowKind } from '../../src/rows/schemas.js';
@@ -100,4 +100,24 @@ test(skip ? `advice-word scan (${skip})` : 'no written field of a built snapshot
     }
   }
   assert.ok(written > 1000);
+});
+
+test(skip ? `default as-of (${skip})` : 'without --as-of, a build is as of the latest filing date read, and holds everything read up to it', { skip }, async (t) => {
+  const out = mkdtempSync(join(tmpdir(), 'eqf-build-'));
+  t.after(() => rmSync(out, { recursive: true, force: true }));
+  const result = await buildSnapshot({ from: SEC_DATA, out, version: 'default', log: () => {}, progress: false, now: () => new Date('2026-12-01T00:00:00Z') });
+  const manifest = JSON.parse(readFileSync(join(result.dir, 'manifest.json'), 'utf8'));
+  const options = manifest.build.options;
+  assert.equal(options.as_of_source, 'latest filing date read');
+  // The latest filing date of any submissions JSON in the test set is a lower bound of it.
+  let latest = '';
+  for (const name of readdirSync(join(SEC_DATA, 'submissions'))) {
+    const json = JSON.parse(readFileSync(join(SEC_DATA, 'submissions', name), 'utf8'));
+    for (const date of (json.filings?.recent ?? json).filingDate as string[]) if (date > latest) latest = date;
+  }
+  assert.ok(options.as_of >= latest && options.as_of <= '2026-12-01', options.as_of);
+  assert.equal(manifest.data_through, options.as_of);
+  assert.ok(result.rows.whales >= 9, 'every 13F filer placed is a whale');
+  const early = await buildSnapshot({ from: SEC_DATA, out, version: 'capped', log: () => {}, progress: false, now: () => new Date('2024-06-30T12:00:00Z') });
+  assert.equal(early.build.options && (early.build.options as { as_of: string }).as_of <= '2024-06-30', true, 'never after the build date');
 });
