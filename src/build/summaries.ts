@@ -95,6 +95,6 @@ export function reportSummary(row: ReportRow): string | undefined {
     latest.length > 0 ? `Latest filings: ${latest.join(', ')}.` : null,
     row.insiders ? `From ${row.insiders.window_start} to ${row.insiders.window_end}, Form 4 purchases and sales (codes P and S) with a reported price netted ${formatUsd(row.insiders.net_usd)} (${count(row.insiders.n_buys, 'purchase')}, ${count(row.insiders.n_sells, 'sale')} in all).` : null,
     row.earnings ? `Latest earnings release filed ${row.earnings.filed_at}${row.earnings.fiscal_period && row.earnings.fiscal_year ? ` for fiscal ${row.earnings.fiscal_period === 'FY' ? 'year' : row.earnings.fiscal_period} ${row.earnings.fiscal_year}` : ''}.` : null,
-    row.institutional ? `${count(row.institutional.n_filers, '13F filer')} in this snapshot reported holdings worth ${formatUsd(row.institutional.total_value_usd)}.` : null,
+    row.institutional ? `${count(row.institutional.n_filers, 'filer')} of Form 13F in this snapshot reported holdings worth ${formatUsd(row.institutional.total_value_usd)}.` : null,
   ]);
 }
