@@ -131,7 +131,8 @@ export const EARNINGS_ROW: Schema = obj({
   fiscal_period: fiscalPeriod,
   figures,
   recap: str('factual recap of the figures; absent on the free plan and where none exists'),
-}, ['recap', 'tickers'], 'an earnings release (Form 8-K item 2.02)');
+}, ['recap', 'tickers'], 'an earnings release (Form 8-K or 8-K/A with item 2.02) filed by the snapshot\'s as-of date; fiscal period and ' +
+  'figures from XBRL company facts filed by then (the latest 10-Q or 10-K period that ended at most 100 days before the release), null where none');
 
 /** Filing row: one EDGAR filing. */
 export const FILING_ROW: Schema = obj({
@@ -165,8 +166,8 @@ export const REPORT_ROW: Schema = obj({
   sic_description: nullable(str('SIC description')),
   state_of_incorporation: nullable(str('state or country of incorporation')),
   fiscal_year_end: nullable(str('fiscal year end as MMDD', { pattern: '^[0-9]{4}$' })),
-  latest_filing_at: nullable(date('date of the latest filing')),
-  latest: obj({ '10-K': latestFiling, '10-Q': latestFiling, '8-K': latestFiling }, [], 'latest filing per form'),
+  latest_filing_at: nullable(date('date of the latest filing known from any input, by the as-of date')),
+  latest: obj({ '10-K': latestFiling, '10-Q': latestFiling, '8-K': latestFiling }, [], 'latest filing per form; company facts, which name an 8-K only when it carried financial data, never give the 8-K'),
   insiders: nullable(obj({
     window_start: date(), window_end: date(), net_usd: usd('net insider value'),
     buy_usd: num(undefined, { minimum: 0 }), sell_usd: num(undefined, { minimum: 0 }),
@@ -184,7 +185,9 @@ export const REPORT_ROW: Schema = obj({
     }), 'largest holders by value', 10),
   }, [], 'holdings by the 13F filers in the snapshot')),
   summary,
-}, ['summary', 'tickers'], 'factual profile of one company');
+}, ['summary', 'tickers'], 'factual profile of one company with a ticker and at least one filing known by the snapshot\'s as-of date ' +
+  '(from submissions JSON, filing headers, Forms 3/4/5, 13F reports or XBRL company facts). Profile fields come from the submissions JSON, ' +
+  'else from the latest filing header; institutional sums each 13F filer\'s holdings of any of the company\'s share classes');
 
 /** Meta row: the calling key's plan, limits and usage (not stored in snapshots). */
 export const META_ROW: Schema = obj({
