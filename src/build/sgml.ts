@@ -7,6 +7,7 @@
  */
 import { edgarEasternToIso } from './eastern-time.js';
 import { isoDate, normaliseAccession, padCik } from './edgar.js';
+import type { HeaderProfile } from './model.js';
 
 /** The header facts of a complete submission. */
 export interface SubmissionHeader {
@@ -27,20 +28,11 @@ export interface SubmissionHeader {
   companies: HeaderCompany[];
 }
 
-/** A company named in a header, with the profile EDGAR gives it there. */
-export interface HeaderCompany {
+/** A company named in a header, with the profile EDGAR gives it there (`.txt` SIC titles: `AIRCRAFT & PARTS [3720]`). */
+export type HeaderCompany = Omit<HeaderProfile, 'filedAt'> & {
   /** The header section: `FILER`, `ISSUER`, `SUBJECT COMPANY`, `REPORTING-OWNER`, … */
   role: string;
-  cik: string;
-  name: string;
-  /** Standard Industrial Classification code, 4 digits. */
-  sic: string | null;
-  /** Its title where the header gives it (`.txt`: `AIRCRAFT & PARTS [3720]`). */
-  sicDescription: string | null;
-  stateOfIncorporation: string | null;
-  /** MMDD. */
-  fiscalYearEnd: string | null;
-}
+};
 
 /** One `<DOCUMENT>` block. */
 export interface SubmissionDocument {
