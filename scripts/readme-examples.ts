@@ -19,11 +19,13 @@ const EXAMPLES: Example[] = [
   { title: 'Insider activity (Form 4), one company', path: '/api/v1/finance/insiders?ticker=TSLA', key: SIGNAL,
     note: 'Musk\'s sale of 3,107,623 shares at $191.467 on 2022-11-08 is in `ownership/datamule_paypal/0000899243-22-035394.xml`. ' +
       `With the free key (\`${FREE}\`) the same request returns the same row without \`summary\`.` },
-  { title: 'Institutional holdings (13F), one filer', path: '/api/v1/finance/whales?cik=1045810', key: SIGNAL,
-    note: 'NVIDIA\'s own 13F-HR for 2024-03-31: its cover page gives tableValueTotal 332688337.' },
+  { title: 'Institutional holdings (13F), one filer', path: '/api/v1/finance/whales?cik=1619124', key: SIGNAL,
+    note: 'ACTIAM N.V.\'s 13F-HR for 2020-12-31 (`13f/other_filers/0001619124-21-000002.txt`): its cover page gives tableValueTotal 732158, in thousands of USD.' },
   { title: 'Earnings releases (8-K item 2.02)', path: '/api/v1/finance/earnings?ticker=AAPL&limit=1', key: SIGNAL },
   { title: 'Recent filings', path: '/api/v1/finance/filings?ticker=NVDA&limit=1', key: SIGNAL },
   { title: 'Company reports', path: '/api/v1/finance/reports?ticker=AAPL', key: SIGNAL },
+  { title: 'Any ticker of a company finds it', path: '/api/v1/finance/reports?ticker=GOOG', key: SIGNAL,
+    note: 'Alphabet trades as GOOGL (class A) and GOOG (class C); both find its rows. Its report comes from its XBRL company facts and ACTIAM\'s 13F.' },
   { title: 'Your plan, limits and usage (takes no token)', path: '/api/v1/meta', key: SIGNAL },
   { title: 'An error', path: '/api/v1/finance/insiders?limit=0', key: SIGNAL },
 ];

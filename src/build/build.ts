@@ -6,11 +6,16 @@
 import { ROW_KINDS, type RowKind } from '../rows/schemas.js';
 import type { StoredRow } from '../rows/types.js';
 import { sortRows, writeSnapshot } from '../data/snapshot-writer.js';
-import { cusipTickerLookup } from './cusip-tickers.js';
+import { cutAtAsOf, defaultAsOf } from './as-of.js';
+import { buildSection } from './build-section.js';
+import { companyDirectory } from './companies.js';
 import { computeEarningsRows } from './earnings.js';
 import { computeFilingRows } from './filings.js';
 import { emptyInputs, readInputFile } from './inputs.js';
-import { computeInsiderRows, latestTradeDate } from './insiders.js';
+import { addDays } from './edgar.js';
+import { computeInsiderRows } from './insiders.js';
+import { issuerLookup } from './issuer-tickers.js';
+import { knownFilings } from './known-filings.js';
 import { computeReportRows } from './reports.js';
 import { resolveInputs } from './resolve.js';
 import { earningsRecap, filingSummary, insiderSummary, reportSummary, whaleSummary } from './summaries.js';
@@ -23,7 +28,11 @@ export interface BuildOptions {
   from: string;
   /** The snapshots folder. */
   out: string;
-  /** Last day of the insider and filings windows, `YYYY-MM-DD`; default the latest P/S transaction date read. */
+  /**
+   * The snapshot's as-of date, `YYYY-MM-DD`: no row holds anything filed after it, and it is the
+   * last day of the insider and filings windows. Default: the latest filing date read (never
+   * after the build date), so that the snapshot holds everything read.
+   */
   asOf?: string;
   /** Insider window in days, counting as-of. @default 90 */
   windowDays?: number;
@@ -79,27 +88,25 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildResult>
   const resolved = resolveInputs(inputs);
   for (const s of inputs.skipped) log(`build: skipped ${s.path}: ${s.reason}`);
 
-  const asOf = options.asOf ?? latestTradeDate(resolved.ownership) ?? now.toISOString().slice(0, 10);
-  const tickerOf = (cik: string): { ticker: string; name: string } | undefined => {
-    const company = resolved.company(cik);
-    return company?.tickers[0] ? { ticker: company.tickers[0], name: company.name } : undefined;
+  const asOf = options.asOf ?? defaultAsOf(resolved, inputs.companyFacts, now.toISOString().slice(0, 10));
+  const known = cutAtAsOf(resolved, inputs.companyFacts, asOf);
+  const company = companyDirectory(inputs, asOf);
+  const issuer = (cik: string): { ticker: string; tickers: string[]; name: string } | undefined => {
+    const c = company(cik);
+    return c?.tickers[0] ? { ticker: c.tickers[0], tickers: c.tickers, name: c.name } : undefined;
   };
-  const insiders = computeInsiderRows(resolved.ownership, {
+  const insiders = computeInsiderRows(known.ownership, {
     asOf, windowDays,
-    issuer: (cik, filing) => tickerOf(cik)
-      ?? (filing.issuerTradingSymbol ? { ticker: filing.issuerTradingSymbol, name: filing.issuerName } : undefined),
+    issuer: (cik, filing) => issuer(cik)
+      ?? (filing.issuerTradingSymbol ? { ticker: filing.issuerTradingSymbol, tickers: [filing.issuerTradingSymbol], name: filing.issuerName } : undefined),
   });
-  const cusipTicker = cusipTickerLookup(inputs.tickers);
-  const periods = foldPeriods(resolved.thirteenF);
-  const whales = computeWhaleRows(periods, cusipTicker);
-  const earnings = computeEarningsRows(resolved.filings, tickerOf, inputs.companyFacts);
-  const filings = computeFilingRows(resolved.filings, asOf, filingsDays, (cik) => {
-    const company = resolved.company(cik);
-    return { ticker: company?.tickers[0] ?? null, name: company?.name || null };
-  });
+  const issuerOf = issuerLookup(inputs.tickers);
+  const periods = foldPeriods(known.thirteenF);
+  const whales = computeWhaleRows(periods, (p) => issuerOf(p)?.ticker ?? null);
+  const earnings = computeEarningsRows(known.filings, issuer, known.companyFacts);
+  const filings = computeFilingRows(known.filings, asOf, filingsDays, (cik) => ({ tickers: company(cik)?.tickers ?? [], name: company(cik)?.name || null }));
   const reports = computeReportRows({
-    ciks: [...inputs.companies.keys(), ...insiders.rows.map((r) => r.cik), ...earnings.rows.map((r) => r.cik), ...inputs.companyFacts.keys()],
-    company: resolved.company, filings: resolved.filings, insiders: insiders.rows, earnings: earnings.rows, periods, ticker: cusipTicker,
+    company, known: knownFilings({ records: known.filings, ownership: known.ownership, thirteenF: known.thirteenF, companyFacts: known.companyFacts }), insiders: insiders.rows, earnings: earnings.rows, periods, issuerOf,
   });
 
   const rows: Record<RowKind, StoredRow[]> = {
@@ -109,36 +116,23 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildResult>
     filings: filings.map((r) => withText(r, 'summary', filingSummary(r))),
     reports: reports.rows.map((r) => withText(r, 'summary', reportSummary(r))),
   };
+  // A kind with inputs inside the as-of date and its window but no rows means a step dropped everything.
+  const windowStart = (days: number): string => addDays(asOf, -(days - 1));
   const hadInputs: Record<RowKind, boolean> = {
-    insiders: resolved.ownership.some((f) => f.transactions.some((t) => t.code === 'P' || t.code === 'S')),
-    whales: resolved.thirteenF.some((f) => f.entries.length > 0),
+    insiders: known.ownership.some((f) => f.transactions.some((t) => (t.code === 'P' || t.code === 'S') && t.date >= windowStart(windowDays) && t.date <= asOf)),
+    whales: known.thirteenF.some((f) => f.entries.length > 0),
     earnings: earnings.rows.length + earnings.withoutTicker + earnings.withoutDocument > 0,
-    filings: resolved.filings.length > 0,
-    reports: inputs.companies.size > 0,
+    filings: known.filings.some((f) => f.filedAt >= windowStart(filingsDays)),
+    reports: known.filings.some((f) => (company(f.cik)?.tickers.length ?? 0) > 0),
   };
   const empty = ROW_KINDS.filter((kind) => hadInputs[kind] && rows[kind].length === 0);
   if (empty.length > 0) throw new Error(`no ${empty.join(', ')} rows although the input had some (check --as-of ${asOf}, --window-days ${windowDays}, --filings-days ${filingsDays})`);
 
   const counts = Object.fromEntries(ROW_KINDS.map((k) => [k, rows[k].length])) as Record<RowKind, number>;
-  const build = {
-    builder: 'equity-facts build',
-    options: { from: options.from, as_of: asOf, as_of_source: options.asOf ? 'option' : 'latest P/S transaction date', window_days: windowDays, filings_days: filingsDays },
-    files_read: inputs.filesRead,
-    files_skipped: inputs.skipped.length,
-    skipped_reasons: tally(inputs.skipped.map((s) => s.reason)),
-    rows: counts,
-    notes: {
-      insider_issuers_without_ticker: insiders.issuersWithoutTicker.length,
-      filings_replaced_by_4a: insiders.replacedByAmendment,
-      earnings_without_ticker: earnings.withoutTicker,
-      companies_without_ticker: reports.withoutTicker,
-      thirteenf_filed_at_from_signature_date: resolved.filedAtFromSignature,
-      thirteenf_value_units: [...periods.values()].flat().map((p) => ({
-        cik: p.filerCik, period_of_report: p.periodOfReport, accession_no: p.accessionNo, value_unit: p.unit.unit,
-        decided_by: p.unit.inferred ? 'implied price per share' : 'filing date', median_implied_price: p.unit.medianImpliedPrice,
-      })),
-    },
-  };
+  const build = buildSection({
+    options: { from: options.from, as_of: asOf, as_of_source: options.asOf ? 'option' : 'latest filing date read', window_days: windowDays, filings_days: filingsDays },
+    inputs, resolved, known, counts, insiders, earnings, reports, periods, issuerOf,
+  });
   const version = options.version ?? `${asOf}_${now.toISOString().replace(/[-:]/g, '').slice(0, 15)}Z`;
   const dates = [asOf, ...rows.filings.map((r) => (r as { filed_at: string }).filed_at), ...rows.earnings.map((r) => (r as { filed_at: string }).filed_at), ...rows.whales.map((r) => (r as { filed_at: string }).filed_at)];
   const written = await writeSnapshot({
@@ -152,10 +146,4 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildResult>
 
 function withText<T extends object>(row: T, field: 'summary' | 'recap', value: string | undefined): T {
   return value === undefined ? row : { ...row, [field]: value };
-}
-
-function tally(reasons: readonly string[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const r of reasons) out[r] = (out[r] ?? 0) + 1;
-  return out;
 }

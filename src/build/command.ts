@@ -14,7 +14,7 @@ import { BUILD_DEFAULTS, buildSnapshot, type BuildOptions } from './build.js';
 export const BUILD_USAGE = `usage: equity-facts build --from DIR --out SNAPSHOTS_DIR [options]
   --from DIR            folder of EDGAR files, walked recursively (files recognised by content)
   --out DIR             snapshots folder; the version is written there and CURRENT points at it
-  --as-of YYYY-MM-DD    last day of the insider and filings windows (default: latest P/S transaction date read)
+  --as-of YYYY-MM-DD    the snapshot's date: nothing filed after it; ends the insider and filings windows (default: latest filing date read)
   --window-days N       insider window in days, counting as-of (default ${BUILD_DEFAULTS.windowDays})
   --filings-days N      filings window in days, counting as-of (default ${BUILD_DEFAULTS.filingsDays})
   --version V           version label: letters, digits, . _ - (default <as-of>_<build time>)

@@ -1,10 +1,11 @@
 /**
  * XBRL company facts (data.sec.gov/api/xbrl/companyfacts/CIK##########.json): every value a
  * company tagged in its 10-Q and 10-K filings, per concept and unit, with the fiscal year and
- * period (`fy`, `fp`) of the filing that reported it. Only the concepts behind the earnings
- * figures are kept.
+ * period (`fy`, `fp`) of the filing that reported it. The concepts behind the earnings figures
+ * are kept, and every filing that reported any fact (accession number, form, filing date):
+ * company facts are a list of the company's 10-K, 10-Q and other XBRL filings too.
  */
-import { daysBetween, padCik } from './edgar.js';
+import { daysBetween, isoDate, normaliseAccession, padCik } from './edgar.js';
 import type { EarningsFigures, FiscalPeriod } from '../rows/types.js';
 
 /** One reported value. */
@@ -33,6 +34,15 @@ export interface CompanyFacts {
   name: string;
   /** Facts by concept name. */
   concepts: Map<string, Fact[]>;
+  /** Every filing that reported a fact, by accession number. */
+  filings: Map<string, CompanyFactsFiling>;
+}
+
+/** A filing named by company facts. */
+export interface CompanyFactsFiling {
+  accessionNo: string;
+  form: string;
+  filedAt: string;
 }
 
 /** A fiscal period that a 10-Q or 10-K reported. */
@@ -61,6 +71,18 @@ export function parseCompanyFacts(value: unknown): CompanyFacts {
   if (!cik) throw new Error('companyfacts with an invalid cik');
   const wanted = new Set(Object.values(FIGURE_CONCEPTS).flat());
   const concepts = new Map<string, Fact[]>();
+  const filings = new Map<string, CompanyFactsFiling>();
+  for (const taxonomy of Object.values(record.facts ?? {})) {
+    for (const concept of Object.values(taxonomy ?? {})) {
+      for (const list of Object.values(concept?.units ?? {})) {
+        for (const f of list as Record<string, unknown>[]) {
+          const accessionNo = normaliseAccession(typeof f.accn === 'string' ? f.accn : undefined);
+          const filedAt = isoDate(typeof f.filed === 'string' ? f.filed : undefined);
+          if (accessionNo && filedAt && typeof f.form === 'string' && !filings.has(accessionNo)) filings.set(accessionNo, { accessionNo, form: f.form, filedAt });
+        }
+      }
+    }
+  }
   for (const [name, concept] of Object.entries(record.facts['us-gaap'] ?? {})) {
     if (!wanted.has(name)) continue;
     const units = concept.units ?? {};
@@ -76,7 +98,18 @@ export function parseCompanyFacts(value: unknown): CompanyFacts {
       filed: String(f.filed ?? ''),
     })));
   }
-  return { cik, name: typeof record.entityName === 'string' ? record.entityName : '', concepts };
+  return { cik, name: typeof record.entityName === 'string' ? record.entityName : '', concepts, filings };
+}
+
+/**
+ * What the company facts said on `asOf`: only facts and filings filed on or before it.
+ *
+ * @param asOf - `YYYY-MM-DD`.
+ */
+export function factsFiledBy(facts: CompanyFacts, asOf: string): CompanyFacts {
+  const concepts = new Map([...facts.concepts].map(([name, list]) => [name, list.filter((f) => f.filed <= asOf)]));
+  const filings = new Map([...facts.filings].filter(([, f]) => f.filedAt <= asOf));
+  return { ...facts, concepts, filings };
 }
 
 /**

@@ -27,12 +27,12 @@ export function releaseUrl(filing: FilingRecord): string | null {
  * Computes the earnings rows.
  *
  * @param filings - one record per accession number.
- * @param issuer - ticker and name of a CIK, undefined without a ticker.
- * @param facts - company facts by CIK.
+ * @param issuer - tickers (primary first) and name of a CIK, undefined without a ticker.
+ * @param facts - company facts by CIK, cut at the as-of date.
  */
 export function computeEarningsRows(
   filings: readonly FilingRecord[],
-  issuer: (cik: string) => { ticker: string; name: string } | undefined,
+  issuer: (cik: string) => { ticker: string; tickers: string[]; name: string } | undefined,
   facts: ReadonlyMap<string, CompanyFacts>,
 ): { rows: EarningsRow[]; withoutTicker: number; withoutDocument: number } {
   const rows: EarningsRow[] = [];
@@ -53,7 +53,7 @@ export function computeEarningsRows(
     const companyFacts = facts.get(filing.cik);
     const match = companyFacts ? matchReleasePeriod(companyFacts, filing.filedAt) : null;
     rows.push({
-      type: 'earnings', ticker: company.ticker, cik: filing.cik, company: company.name, form: filing.form as '8-K' | '8-K/A',
+      type: 'earnings', ticker: company.ticker, tickers: company.tickers, cik: filing.cik, company: company.name, form: filing.form as '8-K' | '8-K/A',
       accession_no: filing.accessionNo, filed_at: filing.filedAt, release_url: url,
       fiscal_year: match?.fiscalYear ?? null, fiscal_period: match?.fiscalPeriod ?? null,
       figures: match?.figures ?? { revenue_usd: null, net_income_usd: null, eps_basic: null, eps_diluted: null },

@@ -96,27 +96,6 @@ export function isoDate(value: string | undefined): string | undefined {
   return undefined;
 }
 
-/**
- * Converts EDGAR's `<ACCEPTANCE-DATETIME>` (`YYYYMMDDHHMMSS`, Eastern time) to RFC 3339 UTC,
- * in the form that data.sec.gov submissions use (`2024-02-14T21:12:45.000Z`).
- *
- * @returns the instant, or undefined when `value` is not 14 digits.
- */
-export function acceptanceToUtc(value: string | undefined): string | undefined {
-  const m = value === undefined ? null : /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(value.trim());
-  if (!m) return undefined;
-  const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
-  const asUtc = Date.UTC(y, mo - 1, d, h, mi, s);
-  // The New York offset at that wall-clock time (EST −5 h, EDT −4 h).
-  const shown = new Intl.DateTimeFormat('en-US', {
-    timeZone: 'America/New_York', hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit',
-    hour: '2-digit', minute: '2-digit', second: '2-digit',
-  }).formatToParts(new Date(asUtc));
-  const part = (type: string): number => Number(shown.find((p) => p.type === type)?.value);
-  const offset = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second')) - asUtc;
-  return new Date(asUtc - offset).toISOString();
-}
-
 /** Adds `days` (may be negative) to an ISO date. */
 export function addDays(date: string, days: number): string {
   const t = Date.parse(`${date}T00:00:00Z`) + days * 86_400_000;

@@ -12,13 +12,13 @@ import type { FilingRecord } from './model.js';
  * @param filings - one record per accession number.
  * @param asOf - last day, `YYYY-MM-DD`.
  * @param days - window length in days, counting `asOf`.
- * @param company - ticker (or null) and name of a CIK.
+ * @param company - tickers (primary first, [] for none) and name of a CIK.
  */
 export function computeFilingRows(
   filings: readonly FilingRecord[],
   asOf: string,
   days: number,
-  company: (cik: string) => { ticker: string | null; name: string | null },
+  company: (cik: string) => { tickers: string[]; name: string | null },
 ): FilingRow[] {
   const start = addDays(asOf, -(days - 1));
   const rows: FilingRow[] = [];
@@ -26,7 +26,7 @@ export function computeFilingRows(
     if (f.filedAt < start || f.filedAt > asOf) continue;
     const who = company(f.cik);
     rows.push({
-      type: 'filing', ticker: who.ticker, cik: f.cik, company: who.name ?? f.company ?? `CIK ${f.cik}`, form: f.form,
+      type: 'filing', ticker: who.tickers[0] ?? null, tickers: who.tickers, cik: f.cik, company: who.name ?? f.company ?? `CIK ${f.cik}`, form: f.form,
       accession_no: f.accessionNo, filed_at: f.filedAt, accepted_at: f.acceptedAt, period_of_report: f.periodOfReport,
       items: f.items, primary_doc_url: f.primaryDocument ? documentUrl(f.cik, f.accessionNo, f.primaryDocument) : null,
       index_url: indexUrl(f.cik, f.accessionNo),

@@ -7,7 +7,8 @@
 import { readFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { isCompanyFactsFile, parseCompanyFacts, type CompanyFacts } from './company-facts.js';
-import type { Company, FilingRecord, OwnershipFiling } from './model.js';
+import { readHtmlInput, type LooseHtml } from './html-inputs.js';
+import type { Company, FilingRecord, HeaderProfile, OwnershipFiling } from './model.js';
 import { isHeaderJson, isOwnershipXml, parseHeaderJson, parseOwnershipXml, type HeaderJson } from './ownership.js';
 import { looksLikeCompleteSubmission, parseCompleteSubmission } from './sgml.js';
 import { readSubmissionDocuments } from './submission-documents.js';
@@ -39,12 +40,22 @@ export interface Inputs {
   /** 13F parts from complete submissions, already paired. */
   thirteenF: { accessionNo: string; filedAt: string; cover: CoverPage; entries: InfoTableEntry[] }[];
   looseThirteenF: LooseThirteenF[];
+  /** HTML filing documents, waiting to be placed in the filing that lists them. */
+  looseHtml: LooseHtml[];
   /** Bare ownershipDocument XML, waiting for its accession number. */
   looseOwnership: { path: string; text: string }[];
   /** `.header.json` files by accession number, and by path without `.header.json`. */
   headerJson: Map<string, HeaderJson>;
   headerJsonByStem: Map<string, HeaderJson>;
   companyFacts: Map<string, CompanyFacts>;
+  /** Per submissions file, its filings' `acceptanceDateTime` as written (its clock is settled in resolve.ts). */
+  submissionsAcceptance: { path: string; entries: { record: FilingRecord; written: string }[] }[];
+  /** Accession numbers of Forms 3/4/5 filed in plain text: listed as filings, transactions not read. */
+  plainTextOwnership: string[];
+  /** Company profiles given by filing headers (SGML, `.header.json`, `-index.htm`). */
+  headerProfiles: HeaderProfile[];
+  /** 8-K `ITEM INFORMATION` titles that map to no item number, with how often each was seen. */
+  unmappedItemTitles: Map<string, number>;
   filesRead: number;
   skipped: Skipped[];
 }
@@ -53,7 +64,7 @@ export interface Inputs {
 export function emptyInputs(): Inputs {
   return {
     tickers: new TickerMap(), companies: new Map(), filings: [], ownership: [], thirteenF: [], looseThirteenF: [],
-    looseOwnership: [], headerJson: new Map(), headerJsonByStem: new Map(), companyFacts: new Map(), filesRead: 0, skipped: [],
+    looseOwnership: [], looseHtml: [], headerJson: new Map(), headerJsonByStem: new Map(), companyFacts: new Map(), submissionsAcceptance: [], plainTextOwnership: [], headerProfiles: [], unmappedItemTitles: new Map(), filesRead: 0, skipped: [],
   };
 }
 
@@ -84,7 +95,7 @@ export async function readInputFile(path: string, inputs: Inputs): Promise<void>
 function recognise(path: string, text: string, inputs: Inputs): string | null {
   const head = text.slice(0, 4096).trimStart().replace(/^\uFEFF/, '');
   if (head.startsWith('{') || head.startsWith('[')) return recogniseJson(path, JSON.parse(text), inputs);
-  if (/^<(!DOCTYPE html|html)/i.test(head)) return 'HTML page (not read: filings are read from complete submissions and submissions JSON)';
+  if (/^<(!DOCTYPE html|html)/i.test(head)) return readHtmlInput(path, text, inputs);
   if (looksLikeCompleteSubmission(head)) return readSubmissionDocuments(parseCompleteSubmission(text), inputs);
   if (head.startsWith('<?xml') || head.startsWith('<')) {
     if (isOwnershipXml(head)) {
@@ -102,7 +113,7 @@ function recognise(path: string, text: string, inputs: Inputs): string | null {
       inputs.looseThirteenF.push({ dir: dirname(path), path, entries: parseInfoTable(text) });
       return null;
     }
-    if (/<html|<!DOCTYPE html/i.test(head)) return 'HTML page (not read: filings are read from complete submissions and submissions JSON)';
+    if (/<html|<!DOCTYPE html/i.test(head)) return readHtmlInput(path, text, inputs);
     return 'XML that is neither an ownershipDocument nor a 13F cover page or information table';
   }
   if (head.includes('\t') && head.split('\n', 1)[0]!.split('\t').length > 3) return 'tab-separated data set (not read)';
@@ -118,6 +129,7 @@ function recogniseJson(path: string, value: unknown, inputs: Inputs): string | n
     const parsed = parseSubmissions(value, basename(path));
     if (parsed.company) inputs.companies.set(parsed.company.cik, parsed.company);
     inputs.filings.push(...parsed.filings);
+    inputs.submissionsAcceptance.push({ path, entries: parsed.acceptance });
     return null;
   }
   if (isCompanyFactsFile(value)) {
@@ -128,6 +140,12 @@ function recogniseJson(path: string, value: unknown, inputs: Inputs): string | n
   if (isHeaderJson(value)) {
     const header = parseHeaderJson(value);
     inputs.headerJson.set(header.accessionNo, header);
+    if (header.issuerCik) {
+      inputs.headerProfiles.push({
+        cik: header.issuerCik, name: header.issuerName ?? '', sic: header.issuerSic, sicDescription: null,
+        stateOfIncorporation: header.issuerStateOfIncorporation, fiscalYearEnd: header.issuerFiscalYearEnd, filedAt: header.filedAt,
+      });
+    }
     inputs.headerJsonByStem.set(path.replace(/\.header\.json$/i, ''), header);
     return null;
   }

@@ -17,6 +17,22 @@ export interface Company {
   fiscalYearEnd: string | null;
 }
 
+/**
+ * A company's profile as one filing's header gave it (SGML header, `.header.json` or `-index.htm`
+ * page), for companies whose submissions JSON is not among the inputs.
+ */
+export interface HeaderProfile {
+  cik: string;
+  name: string;
+  sic: string | null;
+  sicDescription: string | null;
+  stateOfIncorporation: string | null;
+  /** MMDD. */
+  fiscalYearEnd: string | null;
+  /** Filing date of the filing whose header this is. */
+  filedAt: string;
+}
+
 /** One filing as EDGAR lists it (submissions JSON, an SGML header or a header JSON). */
 export interface FilingRecord {
   cik: string;
@@ -24,6 +40,7 @@ export interface FilingRecord {
   form: string;
   accessionNo: string;
   filedAt: string;
+  /** EDGAR's acceptance time converted from Eastern time to RFC 3339 UTC, or null where unknown. */
   acceptedAt: string | null;
   periodOfReport: string | null;
   /** 8-K item numbers such as `2.02`. */
@@ -32,8 +49,10 @@ export interface FilingRecord {
   primaryDocument: string | null;
   /** File name of the EX-99.1 exhibit where known. */
   exhibit991: string | null;
+  /** File names of the filing's documents that the source lists (the primary document without its `xsl…/` prefix). */
+  documents: string[];
   /** Where the record came from, for precedence: submissions JSON knows the most. */
-  source: 'submissions' | 'sgml' | 'header-json';
+  source: 'submissions' | 'sgml' | 'index' | 'header-json';
 }
 
 /** A reporting owner of a Form 3/4/5 and its relationship to the issuer. */
@@ -55,6 +74,10 @@ export interface OwnershipTransaction {
   shares: number | null;
   /** Price per share in USD; null where the form gives none (footnote only). */
   price: number | null;
+  /** `transactionShares` as filed (decimal text, commas dropped), for exact arithmetic; null where absent. */
+  sharesText: string | null;
+  /** `transactionPricePerShare` as filed (decimal text), for exact arithmetic; null where absent. */
+  priceText: string | null;
 }
 
 /** A Form 3/4/5 ownershipDocument with the filing facts found around it. */

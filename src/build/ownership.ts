@@ -66,11 +66,15 @@ function readTransaction(node: XmlNode): OwnershipTransaction | undefined {
   const date = isoDate(text(node, 'transactionDate', 'value'));
   if (!code || !date) return undefined;
   const amounts = child(node, 'transactionAmounts');
+  const shares = xmlNumber(text(amounts, 'transactionShares', 'value'));
+  const price = xmlNumber(text(amounts, 'transactionPricePerShare', 'value'));
   return {
     code: code.toUpperCase(),
     date,
-    shares: xmlNumber(text(amounts, 'transactionShares', 'value')) ?? null,
-    price: xmlNumber(text(amounts, 'transactionPricePerShare', 'value')) ?? null,
+    shares: shares ?? null,
+    price: price ?? null,
+    sharesText: shares === undefined ? null : text(amounts, 'transactionShares', 'value')!.replace(/,/g, ''),
+    priceText: price === undefined ? null : text(amounts, 'transactionPricePerShare', 'value')!.replace(/,/g, ''),
   };
 }
 
@@ -94,6 +98,10 @@ export interface HeaderJson {
   periodOfReport: string | null;
   issuerCik: string | null;
   issuerName: string | null;
+  /** The issuer's SIC code, state of incorporation and fiscal year end (MMDD) as the header gives them. */
+  issuerSic: string | null;
+  issuerStateOfIncorporation: string | null;
+  issuerFiscalYearEnd: string | null;
   primaryDocument: string | null;
 }
 
@@ -123,6 +131,9 @@ export function parseHeaderJson(value: unknown): HeaderJson {
     periodOfReport: isoDate(str(s.PERIOD)) ?? null,
     issuerCik: padCik(str(issuer?.CIK)) ?? null,
     issuerName: str(issuer?.['CONFORMED-NAME']) ?? null,
+    issuerSic: /^\d{4}$/.test(str(issuer?.['ASSIGNED-SIC']) ?? '') ? str(issuer?.['ASSIGNED-SIC'])! : null,
+    issuerStateOfIncorporation: str(issuer?.['STATE-OF-INCORPORATION']) ?? null,
+    issuerFiscalYearEnd: /^\d{4}$/.test(str(issuer?.['FISCAL-YEAR-END']) ?? '') ? str(issuer?.['FISCAL-YEAR-END'])! : null,
     primaryDocument: str(root.documents?.[0]?.FILENAME) ?? null,
   };
 }

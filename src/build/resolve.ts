@@ -5,10 +5,13 @@
  * accession number, and each company's facts merged from submissions JSON and ticker files.
  */
 import { basename, dirname } from 'node:path';
+import { companyDirectory } from './companies.js';
 import { accessionFromName } from './edgar.js';
 import type { Inputs, Skipped } from './inputs.js';
 import type { Company, FilingRecord, OwnershipFiling, ThirteenFFiling } from './model.js';
+import { findInSubmissions, placeLooseHtml } from './loose-documents.js';
 import { parseOwnershipXml } from './ownership.js';
+import { decideSubmissionsClock, readWritten, type SubmissionsClock } from './submissions-clock.js';
 
 /** The inputs, joined and without duplicates. */
 export interface Resolved {
@@ -19,13 +22,15 @@ export interface Resolved {
   ownership: OwnershipFiling[];
   /** One 13F filing per accession number. */
   thirteenF: ThirteenFFiling[];
-  /** Company facts by CIK, for every CIK named in submissions or ticker files. */
+  /** Companies by CIK, for every CIK named in submissions or ticker files, with every header's profile (see companies.ts). */
   company: (cik: string) => Company | undefined;
   /** Accession numbers of 13F filings whose date is the cover's signature date. */
   filedAtFromSignature: string[];
+  /** The clock each submissions file writes `acceptanceDateTime` in, by path. */
+  submissionsClocks: ({ path: string } & SubmissionsClock)[];
 }
 
-const SOURCE_RANK: Record<FilingRecord['source'], number> = { submissions: 0, sgml: 1, 'header-json': 2 };
+const SOURCE_RANK: Record<FilingRecord['source'], number> = { submissions: 0, sgml: 1, index: 2, 'header-json': 3 };
 
 /**
  * Joins the inputs.
@@ -33,13 +38,14 @@ const SOURCE_RANK: Record<FilingRecord['source'], number> = { submissions: 0, sg
  * @param inputs - everything read; skipped files found here are added to `inputs.skipped`.
  */
 export function resolveInputs(inputs: Inputs): Resolved {
-  const company = companyDirectory(inputs);
+  const company = companyDirectory(inputs, null);
+  const submissionsClocks = settleSubmissionsClocks(inputs);
   for (const header of inputs.headerJson.values()) {
     if (!header.issuerCik) continue;
     inputs.filings.push({
       cik: header.issuerCik, company: header.issuerName, form: header.form, accessionNo: header.accessionNo,
       filedAt: header.filedAt, acceptedAt: null, periodOfReport: header.periodOfReport, items: [],
-      primaryDocument: header.primaryDocument, exhibit991: null, source: 'header-json',
+      primaryDocument: header.primaryDocument, exhibit991: null, documents: header.primaryDocument ? [header.primaryDocument] : [], source: 'header-json',
     });
   }
   const filingByAccession = new Map<string, FilingRecord>();
@@ -47,15 +53,32 @@ export function resolveInputs(inputs: Inputs): Resolved {
     const known = filingByAccession.get(record.accessionNo);
     if (!known || preferred(record, known, company)) {
       // Keep what the weaker record knew and the stronger one did not.
-      const merged = known ? { ...record, exhibit991: record.exhibit991 ?? known.exhibit991, acceptedAt: record.acceptedAt ?? known.acceptedAt } : record;
+      const merged = known ? {
+        ...record, exhibit991: record.exhibit991 ?? known.exhibit991, acceptedAt: record.acceptedAt ?? known.acceptedAt,
+        documents: [...new Set([...record.documents, ...known.documents])],
+      } : record;
       filingByAccession.set(record.accessionNo, merged);
-    } else if (!known.exhibit991 && record.exhibit991) {
-      known.exhibit991 = record.exhibit991;
+    } else {
+      known.exhibit991 ??= record.exhibit991;
+      known.acceptedAt ??= record.acceptedAt;
+      known.documents = [...new Set([...known.documents, ...record.documents])];
     }
   }
+  placeLooseHtml(inputs, filingByAccession);
   const ownership = resolveOwnership(inputs, filingByAccession);
   const { thirteenF, filedAtFromSignature } = resolveThirteenF(inputs, filingByAccession);
-  return { filings: [...filingByAccession.values()], filingByAccession, ownership, thirteenF, company, filedAtFromSignature };
+  return { filings: [...filingByAccession.values()], filingByAccession, ownership, thirteenF, company, filedAtFromSignature, submissionsClocks };
+}
+
+/** Decides each submissions file's clock and sets its filings' `acceptedAt` (see submissions-clock.ts). */
+function settleSubmissionsClocks(inputs: Inputs): Resolved['submissionsClocks'] {
+  const known = new Map<string, string>();
+  for (const record of inputs.filings) if (record.source !== 'submissions' && record.acceptedAt) known.set(record.accessionNo, record.acceptedAt);
+  return inputs.submissionsAcceptance.map(({ path, entries }) => {
+    const clock = decideSubmissionsClock(entries.map((e) => ({ accessionNo: e.record.accessionNo, written: e.written })), known);
+    for (const { record, written } of entries) record.acceptedAt = readWritten(written, clock.clock) ?? null;
+    return { path, ...clock };
+  });
 }
 
 function preferred(a: FilingRecord, b: FilingRecord, company: (cik: string) => Company | undefined): boolean {
@@ -64,45 +87,38 @@ function preferred(a: FilingRecord, b: FilingRecord, company: (cik: string) => C
   return SOURCE_RANK[a.source] < SOURCE_RANK[b.source];
 }
 
-function companyDirectory(inputs: Inputs): (cik: string) => Company | undefined {
-  const cache = new Map<string, Company | undefined>();
-  return (cik) => {
-    if (cache.has(cik)) return cache.get(cik);
-    const fromSubmissions = inputs.companies.get(cik);
-    const fromTickers = inputs.tickers.byCik(cik);
-    let result: Company | undefined;
-    if (fromSubmissions) {
-      result = {
-        ...fromSubmissions,
-        tickers: fromSubmissions.tickers.length > 0 ? fromSubmissions.tickers : [...(fromTickers?.tickers ?? [])],
-        exchange: fromSubmissions.exchange ?? fromTickers?.exchange ?? null,
-      };
-    } else if (fromTickers) {
-      result = {
-        cik, name: fromTickers.name, tickers: [...fromTickers.tickers], exchange: fromTickers.exchange,
-        sic: null, sicDescription: null, stateOfIncorporation: null, fiscalYearEnd: null,
-      };
-    }
-    cache.set(cik, result);
-    return result;
-  };
-}
-
 function resolveOwnership(inputs: Inputs, filings: Map<string, FilingRecord>): OwnershipFiling[] {
   const byAccession = new Map<string, OwnershipFiling>();
   for (const filing of inputs.ownership) byAccession.set(filing.accessionNo, filing);
+  const loosePaths = new Map<string, string>();
   for (const { path, text } of inputs.looseOwnership) {
+    const doc = parseOwnershipXml(text, '', null);
     const header = inputs.headerJsonByStem.get(path.replace(/\.xml$/i, ''));
-    const accessionNo = header?.accessionNo ?? accessionFromName(basename(path)) ?? accessionFromName(basename(dirname(path)));
+    let accessionNo = header?.accessionNo ?? accessionFromName(basename(path)) ?? accessionFromName(basename(dirname(path)));
     if (!accessionNo) {
-      inputs.skipped.push({ path, reason: 'ownershipDocument without an accession number (no .header.json beside it, none in its file or folder name)' });
-      continue;
+      // The submissions JSON of its issuer or of a reporting owner may list it (same form and period).
+      const found = findInSubmissions(inputs.filings, [doc.issuerCik, ...doc.owners.map((o) => o.cik)], doc.documentType, doc.periodOfReport);
+      if (typeof found === 'number') {
+        inputs.skipped.push({
+          path, reason: found === 0
+            ? 'ownershipDocument without an accession number: no .header.json beside it, none in its file or folder name, and no submissions JSON of its issuer or reporting owners lists its form and period'
+            : 'ownershipDocument without an accession number: the submissions JSON lists several filings of its form and period',
+        });
+        continue;
+      }
+      accessionNo = found.accessionNo;
     }
     if (byAccession.has(accessionNo)) continue;
-    byAccession.set(accessionNo, parseOwnershipXml(text, accessionNo, null));
+    byAccession.set(accessionNo, { ...doc, accessionNo });
+    loosePaths.set(accessionNo, path);
   }
   for (const filing of byAccession.values()) {
     filing.filedAt ??= inputs.headerJson.get(filing.accessionNo)?.filedAt ?? filings.get(filing.accessionNo)?.filedAt ?? null;
+    const path = loosePaths.get(filing.accessionNo);
+    if (filing.filedAt === null && path !== undefined) {
+      inputs.skipped.push({ path, reason: 'ownershipDocument whose filing date no .header.json, SGML header, -index page or submissions JSON gives' });
+      byAccession.delete(filing.accessionNo);
+    }
   }
   return [...byAccession.values()];
 }
@@ -124,10 +140,17 @@ function resolveThirteenF(inputs: Inputs, filings: Map<string, FilingRecord>): {
       continue;
     }
     const cover = covers[0]!.cover!;
-    const accessionNo = accessionFromName(basename(dir)) ?? accessionFromName(basename(covers[0]!.path));
+    let accessionNo = accessionFromName(basename(dir)) ?? accessionFromName(basename(covers[0]!.path));
     if (!accessionNo) {
-      skip('13F cover page without an accession number in its folder or file name');
-      continue;
+      // The filer's submissions JSON may list it (same form and period).
+      const found = findInSubmissions(inputs.filings, [cover.filerCik], cover.form, cover.periodOfReport);
+      if (typeof found === 'number') {
+        skip(found === 0
+          ? '13F cover page without an accession number: none in its folder or file name, and no submissions JSON of its filer lists its form and period'
+          : '13F cover page without an accession number: the submissions JSON lists several filings of its form and period');
+        continue;
+      }
+      accessionNo = found.accessionNo;
     }
     if (byAccession.has(accessionNo)) continue;
     const listed = filings.get(accessionNo)?.filedAt;

@@ -5,7 +5,9 @@
  * Dissemination Service specification, SGML submissions). The header is read line by line;
  * an embedded `<XML>` payload is handed on as text for the XML parser.
  */
-import { acceptanceToUtc, isoDate, normaliseAccession, padCik } from './edgar.js';
+import { edgarEasternToIso } from './eastern-time.js';
+import { isoDate, normaliseAccession, padCik } from './edgar.js';
+import type { HeaderProfile } from './model.js';
 
 /** The header facts of a complete submission. */
 export interface SubmissionHeader {
@@ -14,7 +16,7 @@ export interface SubmissionHeader {
   form: string;
   /** FILED AS OF DATE, `YYYY-MM-DD`. */
   filedAt: string;
-  /** ACCEPTANCE-DATETIME converted to RFC 3339 UTC, or null. */
+  /** ACCEPTANCE-DATETIME (Eastern time) converted to RFC 3339 UTC, or null. */
   acceptedAt: string | null;
   /** CONFORMED PERIOD OF REPORT, `YYYY-MM-DD`, or null. */
   periodOfReport: string | null;
@@ -23,8 +25,14 @@ export interface SubmissionHeader {
   /** Item numbers where the header gives them (`.nc` `<ITEMS>`). */
   items: string[];
   /** Companies named in the header (filer, issuer, subject company), in order. */
-  companies: { role: string; cik: string; name: string; sic: string | null; stateOfIncorporation: string | null; fiscalYearEnd: string | null }[];
+  companies: HeaderCompany[];
 }
+
+/** A company named in a header, with the profile EDGAR gives it there (`.txt` SIC titles: `AIRCRAFT & PARTS [3720]`). */
+export type HeaderCompany = Omit<HeaderProfile, 'filedAt'> & {
+  /** The header section: `FILER`, `ISSUER`, `SUBJECT COMPANY`, `REPORTING-OWNER`, … */
+  role: string;
+};
 
 /** One `<DOCUMENT>` block. */
 export interface SubmissionDocument {
@@ -58,7 +66,9 @@ export function looksLikeCompleteSubmission(text: string): boolean {
 export function parseCompleteSubmission(text: string): CompleteSubmission {
   const firstDocument = text.indexOf('<DOCUMENT>');
   const headerText = firstDocument === -1 ? text : text.slice(0, firstDocument);
-  const header = headerText.includes('<SUBMISSION>') ? readTaggedHeader(headerText) : readTextHeader(headerText);
+  // `.nc` files and the header pages EDGAR serves (`-index-headers.html`) use tags.
+  const tagged = headerText.includes('<SUBMISSION>') || headerText.includes('<ACCESSION-NUMBER>');
+  const header = tagged ? readTaggedHeader(headerText) : readTextHeader(headerText);
   return { header, documents: firstDocument === -1 ? [] : readDocuments(text.slice(firstDocument)) };
 }
 
@@ -122,15 +132,19 @@ function assemble(
     const cik = padCik(after.find((f) => f.key === keys.cik)?.value);
     if (!cik) return;
     const sic = after.find((f) => f.key === keys.sic)?.value;
-    const sicCode = sic ? (/\[(\d{4})\]/.exec(sic)?.[1] ?? (/^\d{4}$/.test(sic) ? sic : null)) : null;
+    // `.txt`: `AIRCRAFT & PARTS [3720]`; `.nc`: `3720`; `[]` or blank when EDGAR has none.
+    const titled = sic ? /^(.*?)\s*\[(\d{4})\]$/.exec(sic) : null;
+    const fye = after.find((f) => f.key === keys.fye)?.value;
     companies.push({
-      role: field.section, cik, name: field.value, sic: sicCode,
+      role: field.section, cik, name: field.value,
+      sic: titled?.[2] ?? (sic && /^\d{4}$/.test(sic) ? sic : null),
+      sicDescription: titled?.[1] || null,
       stateOfIncorporation: after.find((f) => f.key === keys.state)?.value || null,
-      fiscalYearEnd: after.find((f) => f.key === keys.fye)?.value || null,
+      fiscalYearEnd: fye && /^\d{4}$/.test(fye) ? fye : null,
     });
   });
   return {
-    accessionNo, form: found.form, filedAt, acceptedAt: acceptanceToUtc(found.accepted) ?? null,
+    accessionNo, form: found.form, filedAt, acceptedAt: edgarEasternToIso(found.accepted) ?? null,
     periodOfReport: isoDate(found.period) ?? null, itemTitles: found.itemTitles, items: found.items, companies,
   };
 }

@@ -9,7 +9,10 @@ import type { Company, FilingRecord } from './model.js';
 /** What one submissions file holds. */
 export interface SubmissionsFile {
   company: Company | null;
+  /** The filings, with `acceptedAt` still null: which clock the file writes is settled later (submissions-clock.ts). */
   filings: FilingRecord[];
+  /** `acceptanceDateTime` as written, for each filing that has one. */
+  acceptance: { record: FilingRecord; written: string }[];
 }
 
 type Columns = Record<string, unknown[]>;
@@ -35,7 +38,7 @@ export function parseSubmissions(value: unknown, fileName: string): SubmissionsF
   if (Array.isArray(record.accessionNumber)) {
     const cik = padCik(/^CIK(\d{10})/.exec(fileName)?.[1]);
     if (!cik) throw new Error('submissions page whose file name does not start with CIK##########');
-    return { company: null, filings: readColumns(record as Columns, cik, null) };
+    return readColumns(record as Columns, cik, null, null);
   }
   const cik = padCik(String(record.cik));
   if (!cik) throw new Error('submissions JSON with an invalid cik');
@@ -55,12 +58,13 @@ export function parseSubmissions(value: unknown, fileName: string): SubmissionsF
     fiscalYearEnd: /^\d{4}$/.test(String(record.fiscalYearEnd)) ? String(record.fiscalYearEnd) : null,
   };
   const recent = (record.filings as Record<string, unknown>).recent as Columns;
-  return { company, filings: readColumns(recent, cik, company.name || null) };
+  return readColumns(recent, cik, company.name || null, company);
 }
 
-function readColumns(columns: Columns, cik: string, company: string | null): FilingRecord[] {
+function readColumns(columns: Columns, cik: string, name: string | null, company: Company | null): SubmissionsFile {
   const accessions = columns.accessionNumber ?? [];
   const records: FilingRecord[] = [];
+  const acceptance: SubmissionsFile['acceptance'] = [];
   const at = (name: string, i: number): string => {
     const v = columns[name]?.[i];
     return typeof v === 'string' ? v.trim() : '';
@@ -70,16 +74,18 @@ function readColumns(columns: Columns, cik: string, company: string | null): Fil
     const filedAt = isoDate(at('filingDate', i));
     const form = at('form', i);
     if (!accessionNo || !filedAt || !form) continue;
-    const accepted = at('acceptanceDateTime', i);
-    records.push({
-      cik, company, form, accessionNo, filedAt,
-      acceptedAt: accepted && !Number.isNaN(Date.parse(accepted)) ? new Date(accepted).toISOString() : null,
+    const record: FilingRecord = {
+      cik, company: name, form, accessionNo, filedAt, acceptedAt: null,
       periodOfReport: isoDate(at('reportDate', i)) ?? null,
       items: at('items', i).split(',').map((s) => s.trim()).filter((s) => s !== ''),
       primaryDocument: at('primaryDocument', i) || null,
       exhibit991: null,
+      documents: at('primaryDocument', i) ? [at('primaryDocument', i).replace(/^xsl[^/]*\//, '')] : [],
       source: 'submissions',
-    });
+    };
+    records.push(record);
+    const written = at('acceptanceDateTime', i);
+    if (written !== '') acceptance.push({ record, written });
   }
-  return records;
+  return { company, filings: records, acceptance };
 }

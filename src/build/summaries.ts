@@ -6,22 +6,7 @@
  */
 import { ADVICE_WORDS } from '../rows/schemas.js';
 import type { EarningsRow, FilingRow, Holding, InsiderRow, ReportRow, WhaleRow } from '../rows/types.js';
-
-/**
- * Formats USD for prose: `$1.23 billion`, `$456.7 million`, `$12,345`.
- *
- * @param usd - amount in USD; the sign is written as `-`.
- */
-export function formatUsd(usd: number): string {
-  const sign = usd < 0 ? '-' : '';
-  const a = Math.abs(usd);
-  if (a >= 1e9) return `${sign}$${(a / 1e9).toFixed(2)} billion`;
-  if (a >= 1e6) return `${sign}$${(a / 1e6).toFixed(1)} million`;
-  return `${sign}$${Math.round(a).toLocaleString('en-US')}`;
-}
-
-const count = (n: number, one: string, many = `${one}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
-const shares = (n: number): string => n.toLocaleString('en-US', { maximumFractionDigits: 4 });
+import { formatCount as count, formatPerShare, formatPrice, formatShare, formatShares, formatUsd } from './prose-numbers.js';
 
 /** Whether `text` contains an advice word (decisions §6). */
 export function containsAdviceWord(text: string): boolean {
@@ -35,29 +20,46 @@ export function joinSentences(sentences: readonly (string | null | undefined)[])
   return kept.length > 0 ? kept.join(' ') : undefined;
 }
 
+/**
+ * One side of an insider row in words. Code P is an "open market or private purchase" and S an
+ * "open market or private sale" (Form 4 General Instructions 8), so the words say purchase and
+ * sale, with the code, never "open-market"; trades without a reported price are said to be so
+ * instead of adding $0 to a sum (decisions §6: they count in n_*, not in the USD sums).
+ */
+function side(n: number, withoutPrice: number, usd: number, code: 'P' | 'S'): string {
+  const [one, many] = code === 'P' ? ['purchase', 'purchases'] : ['sale', 'sales'];
+  if (n === 0) return `no ${many} (code ${code})`;
+  const counted = `${count(n, one, many)} (code ${code})`;
+  if (withoutPrice === 0) return `${counted} worth ${formatUsd(usd)}`;
+  if (withoutPrice === n) return `${counted} ${n === 1 ? 'without a reported price' : 'none of them with a reported price'}`;
+  return `${counted}, ${withoutPrice.toLocaleString('en-US')} of them without a reported price and the ${(n - withoutPrice).toLocaleString('en-US')} priced worth ${formatUsd(usd)}`;
+}
+
 /** Summary of an insider row. */
 export function insiderSummary(row: InsiderRow): string | undefined {
   const top = row.notable[0];
+  const unpriced = (row.n_buys_without_price ?? 0) + (row.n_sells_without_price ?? 0);
   return joinSentences([
-    `From ${row.window_start} to ${row.window_end}, reporting owners of ${row.company} (${row.ticker}) reported ${count(row.n_buys, 'open-market purchase')} worth ${formatUsd(row.buy_usd)} and ${count(row.n_sells, 'open-market sale')} worth ${formatUsd(row.sell_usd)} on Form 4.`,
-    `Net value: ${formatUsd(row.net_usd)}.`,
-    row.n_buys > 0 ? `${count(row.n_insiders_buying, 'reporting owner')} bought.` : null,
-    top ? `The largest priced trade was a ${top.code === 'P' ? 'purchase' : 'sale'} of ${shares(top.shares)} shares at $${top.price_usd} by ${top.insider} (${top.role}) on ${top.date}, worth ${formatUsd(top.value_usd)}.` : null,
+    `From ${row.window_start} to ${row.window_end}, reporting owners of ${row.company} (${row.ticker}) reported on Form 4: ` +
+      `${side(row.n_buys, row.n_buys_without_price ?? 0, row.buy_usd, 'P')}; ${side(row.n_sells, row.n_sells_without_price ?? 0, row.sell_usd, 'S')}.`,
+    row.n_buys + row.n_sells > unpriced ? `Net value of the priced trades: ${formatUsd(row.net_usd)}.` : null,
+    row.n_buys > 0 ? `${count(row.n_insiders_buying, 'reporting owner')} bought (a joint filing counts as one).` : null,
+    top ? `The largest priced trade was a ${top.code === 'P' ? 'purchase' : 'sale'} of ${formatShares(top.shares)} shares at ${formatPrice(top.price_usd)} by ${top.insider} (${top.role}) on ${top.date}, worth ${formatUsd(top.value_usd)}.` : null,
     row.cluster_buying ? `At least ${row.cluster_rule.min_insiders} reporting owners bought within ${row.cluster_rule.span_days} days.` : null,
   ]);
 }
 
 const holdingName = (h: Holding): string => `${h.issuer}${h.ticker ? ` (${h.ticker})` : ''}${h.put_call ? ` ${h.put_call.toLowerCase()} options` : ''}`;
 
-/** Summary of a whale row. */
+/** Summary of a whale row: the moves are counted over all positions of the filing (`position_changes`). */
 export function whaleSummary(row: WhaleRow): string | undefined {
   const top = row.top_holdings[0];
-  const actions = row.previous_period === null ? null : (['new', 'added', 'reduced', 'sold_out'] as const)
-    .map((a) => [a, [...row.top_holdings, ...row.moves].filter((h, i, all) => h.action === a && all.findIndex((x) => x.cusip === h.cusip && x.put_call === h.put_call) === i).length] as const);
+  const changes = row.position_changes;
   return joinSentences([
     `${row.filer} reported ${count(row.n_positions, 'position')} worth ${formatUsd(row.total_value_usd)} on Form 13F for the period ending ${row.period_of_report}, filed ${row.filed_at}.`,
-    top ? `The largest position was ${holdingName(top)} at ${(top.weight * 100).toFixed(1)}% of reported value.` : null,
-    actions ? `Among the positions listed, compared with ${row.previous_period}: ${actions.map(([a, n]) => `${n} ${a.replace('_', ' ')}`).join(', ')}.` : null,
+    top ? `The largest position was ${holdingName(top)} at ${formatShare(top.weight)} of reported value.` : null,
+    changes && row.previous_period ? `Compared with ${row.previous_period}: ${count(changes.new, 'new position')}, ${changes.added.toLocaleString('en-US')} added, ` +
+      `${changes.reduced.toLocaleString('en-US')} reduced, ${changes.unchanged.toLocaleString('en-US')} unchanged and ${changes.sold_out.toLocaleString('en-US')} sold out.` : null,
     row.value_unit === 'thousands' ? 'The filing reported values in thousands of USD; they are shown here in USD.' : null,
   ]);
 }
@@ -69,7 +71,7 @@ export function earningsRecap(row: EarningsRow): string | undefined {
   const figures = [
     f.revenue_usd !== null ? `revenue ${formatUsd(f.revenue_usd)}` : null,
     f.net_income_usd !== null ? `net income ${formatUsd(f.net_income_usd)}` : null,
-    f.eps_diluted !== null ? `diluted EPS $${f.eps_diluted}` : f.eps_basic !== null ? `basic EPS $${f.eps_basic}` : null,
+    f.eps_diluted !== null ? `diluted EPS ${formatPerShare(f.eps_diluted)}` : f.eps_basic !== null ? `basic EPS ${formatPerShare(f.eps_basic)}` : null,
   ].filter((s): s is string => s !== null);
   return joinSentences([
     `${row.company} (${row.ticker}) filed an earnings release on Form ${row.form} (item 2.02) on ${row.filed_at}${period}.`,
@@ -91,8 +93,8 @@ export function reportSummary(row: ReportRow): string | undefined {
   return joinSentences([
     `${row.company} (${row.ticker})${row.exchange ? ` is listed on ${row.exchange}` : ' is registered with the SEC'}${row.sic ? ` under SIC code ${row.sic}${row.sic_description ? ` (${row.sic_description})` : ''}` : ''}.`,
     latest.length > 0 ? `Latest filings: ${latest.join(', ')}.` : null,
-    row.insiders ? `From ${row.insiders.window_start} to ${row.insiders.window_end}, Form 4 open-market trades netted ${formatUsd(row.insiders.net_usd)} (${count(row.insiders.n_buys, 'purchase')}, ${count(row.insiders.n_sells, 'sale')}).` : null,
+    row.insiders ? `From ${row.insiders.window_start} to ${row.insiders.window_end}, Form 4 purchases and sales (codes P and S) with a reported price netted ${formatUsd(row.insiders.net_usd)} (${count(row.insiders.n_buys, 'purchase')}, ${count(row.insiders.n_sells, 'sale')} in all).` : null,
     row.earnings ? `Latest earnings release filed ${row.earnings.filed_at}${row.earnings.fiscal_period && row.earnings.fiscal_year ? ` for fiscal ${row.earnings.fiscal_period === 'FY' ? 'year' : row.earnings.fiscal_period} ${row.earnings.fiscal_year}` : ''}.` : null,
-    row.institutional ? `${count(row.institutional.n_filers, '13F filer')} in this snapshot reported holdings worth ${formatUsd(row.institutional.total_value_usd)}.` : null,
+    row.institutional ? `${count(row.institutional.n_filers, 'filer')} of Form 13F in this snapshot reported holdings worth ${formatUsd(row.institutional.total_value_usd)}.` : null,
   ]);
 }

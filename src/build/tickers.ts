@@ -50,6 +50,7 @@ export function parseTickerFile(value: unknown): TickerEntry[] {
 export class TickerMap {
   readonly #byCik = new Map<string, { name: string; tickers: string[]; exchange: string | null }>();
   readonly #cikByTicker = new Map<string, string>();
+  readonly #exchangeByTicker = new Map<string, string>();
 
   /** Adds entries; the first ticker seen for a CIK stays its primary ticker. */
   add(entries: readonly TickerEntry[]): void {
@@ -62,6 +63,7 @@ export class TickerMap {
       if (!company.tickers.includes(entry.ticker)) company.tickers.push(entry.ticker);
       company.exchange ??= entry.exchange;
       if (!this.#cikByTicker.has(entry.ticker)) this.#cikByTicker.set(entry.ticker, entry.cik);
+      if (entry.exchange !== null && !this.#exchangeByTicker.has(entry.ticker)) this.#exchangeByTicker.set(entry.ticker, entry.exchange);
     }
   }
 
@@ -73,6 +75,11 @@ export class TickerMap {
   /** The CIK behind a ticker (EDGAR form), or undefined. */
   cikOf(ticker: string): string | undefined {
     return this.#cikByTicker.get(ticker);
+  }
+
+  /** The exchange a ticker trades on (company_tickers_exchange.json: `Nasdaq`, `NYSE`, `CBOE`, `OTC`), or undefined where no file says. */
+  exchangeOf(ticker: string): string | undefined {
+    return this.#exchangeByTicker.get(ticker);
   }
 
   /** Every company, in insertion order. */

@@ -7,6 +7,7 @@
  */
 import type { Holding, WhaleRow } from '../rows/types.js';
 import type { InfoTableEntry, ThirteenFFiling } from './model.js';
+import { divideDecimal, fromNumber, multiplyDecimal, roundDecimal, toNumber } from './decimal.js';
 import { decideValueUnit, type ValueUnit } from './value-unit.js';
 
 /** One position of a period, values in USD. */
@@ -16,6 +17,8 @@ export interface Position {
   cusip: string;
   titleOfClass: string;
   putCall: 'Put' | 'Call' | null;
+  /** `SH` (shares) or `PRN` (principal amount). */
+  sharesType: string;
   shares: number;
   valueUsd: number;
 }
@@ -33,7 +36,10 @@ export interface Period {
 }
 
 const positionKey = (e: { cusip: string; putCall: string | null }): string => `${e.cusip}|${e.putCall ?? ''}`;
-const round = (n: number, digits: number): number => Number(n.toFixed(digits));
+const round = (n: number, digits: number): number => toNumber(roundDecimal(fromNumber(n), digits));
+/** `numerator × factor / denominator` rounded once from the exact quotient. */
+const ratio = (numerator: number, denominator: number, digits: number, factor = 1): number =>
+  toNumber(divideDecimal(multiplyDecimal(fromNumber(numerator), fromNumber(factor)), fromNumber(denominator), digits));
 
 /**
  * Folds a filer's filings into periods.
@@ -76,7 +82,7 @@ function addEntry(positions: Map<string, Position>, entry: InfoTableEntry, multi
     return;
   }
   positions.set(key, {
-    key, issuer: entry.issuer, cusip: entry.cusip, titleOfClass: entry.titleOfClass, putCall: entry.putCall,
+    key, issuer: entry.issuer, cusip: entry.cusip, titleOfClass: entry.titleOfClass, putCall: entry.putCall, sharesType: entry.sharesType,
     shares: entry.shares, valueUsd: entry.value * multiplier,
   });
 }
@@ -95,12 +101,12 @@ export function compareHolding(current: Position | undefined, previous: Position
   if (hasPrevious) {
     const before = previous?.shares ?? 0;
     change = shares - before;
-    pct = before > 0 ? round((change / before) * 100, 2) : null;
+    pct = before > 0 ? ratio(change, before, 2, 100) : null;
     action = !current ? 'sold_out' : !previous ? 'new' : change > 0 ? 'added' : change < 0 ? 'reduced' : 'unchanged';
   }
   return {
     issuer: base.issuer, cusip: base.cusip, ticker: ticker(base), title_of_class: base.titleOfClass, put_call: base.putCall,
-    shares, value_usd: round(valueUsd, 2), weight: total > 0 ? round(valueUsd / total, 6) : 0,
+    shares, value_usd: round(valueUsd, 2), weight: total > 0 ? ratio(valueUsd, total, 6) : 0,
     change_shares: change, change_pct: pct, action,
   };
 }
@@ -132,11 +138,14 @@ export function computeWhaleRows(periods: Map<string, Period[]>, ticker: (p: Pos
       ? [...holdings, ...soldOut].filter((h) => valueChange(h) > 0)
         .sort((a, b) => valueChange(b) - valueChange(a) || (a.cusip < b.cusip ? -1 : 1)).slice(0, 10)
       : [];
+    const changes = { new: 0, added: 0, reduced: 0, unchanged: 0, sold_out: 0 };
+    for (const h of [...holdings, ...soldOut]) if (h.action !== null) changes[h.action]++;
     rows.push({
       type: 'whale', cik: latest.filerCik, filer: latest.filer, period_of_report: latest.periodOfReport,
       filed_at: latest.filedAt, accession_no: latest.accessionNo, previous_period: previous?.periodOfReport ?? null,
       total_value_usd: round(total, 2), n_positions: latest.positions.size, value_unit: latest.unit.unit,
       value_unit_inferred: latest.unit.inferred, top_holdings: [...holdings].sort(byValue).slice(0, 10), moves,
+      position_changes: previous ? changes : null,
     });
   }
   return rows;

@@ -63,13 +63,12 @@ export async function loadSnapshot(root: string, version?: string): Promise<Snap
   const manifest = await readSnapshot(join(root, chosen), chosen, (kind, row, line) => {
     rowCounts[kind]++;
     const all = overview.get(kind)!;
-    const key = row[FILTER_FIELD[kind]];
-    const keyed = typeof key === 'string' ? builderFor(byKey.get(kind)!, key, store) : undefined;
-    if (!all.hasRoom && !keyed?.hasRoom) return;
+    const keyed = filterKeys(row, FILTER_FIELD[kind]).map((key) => builderFor(byKey.get(kind)!, key, store));
+    if (!all.hasRoom && !keyed.some((builder) => builder.hasRoom)) return;
     const facts = factsOf(row, line, WRITTEN_FIELD[kind]);
     const kept = store.keep(line, facts, facts !== line);
     all.add(kept);
-    keyed?.add(kept);
+    for (const builder of keyed) builder.add(kept);
   });
 
   const lists = {} as Record<RowKind, KindLists>;
@@ -96,6 +95,18 @@ export async function loadSnapshot(root: string, version?: string): Promise<Snap
       return key === null ? kindLists.overview : kindLists.byKey.get(key) ?? EMPTY_PAGE;
     },
   });
+}
+
+/**
+ * The keys a row is listed under: for `ticker`, every entry of the row's `tickers` (all the
+ * company's tickers, primary first; decisions §6 "Tickers"), falling back to `ticker` for rows
+ * without that array; for `cik`, the CIK.
+ */
+function filterKeys(row: Record<string, unknown>, field: 'ticker' | 'cik'): string[] {
+  const tickers = field === 'ticker' ? row.tickers : undefined;
+  if (Array.isArray(tickers) && tickers.length > 0) return [...new Set(tickers.filter((t): t is string => typeof t === 'string'))];
+  const key = row[field];
+  return typeof key === 'string' ? [key] : [];
 }
 
 function builderFor(map: Map<string, PageBuilder>, key: string, store: RowStore): PageBuilder {

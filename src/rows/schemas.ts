@@ -11,6 +11,9 @@ import {
 const ticker = (description = 'ticker symbol, upper case, class suffix after "-" as EDGAR writes it (BRK-B)'): Schema =>
   str(description, { pattern: '^[A-Z0-9-]{1,12}$' });
 const usd = (description: string): Schema => num(`${description}, in USD`);
+/** decisions §6 "Tickers". Optional in the schema so that snapshots built before it still load; every build writes it. */
+const tickers = arr(ticker(), 'every ticker the company trades under (company_tickers files and the submissions JSON), primary first; ' +
+  '`ticker` is the first. `?ticker=` finds the row by any of them (GOOG and GOOGL both find Alphabet)');
 const summary = str('factual sentences made from the row\'s own figures at build time; absent on the free plan and where none exists');
 
 /** Form 4 transaction codes that the insider rows count (SEC Form 4 General Instructions 8). */
@@ -19,14 +22,14 @@ export const COUNTED_TRANSACTION_CODES = ['P', 'S'] as const;
 const notableTrade = obj({
   insider: str('reporting owner name as filed'),
   role: str('officer title if an officer, else "Director", else "10% Owner", else "Other"; several joined with ", "'),
-  code: oneOf(COUNTED_TRANSACTION_CODES, 'Form 4 transaction code: P open-market purchase, S open-market sale'),
+  code: oneOf(COUNTED_TRANSACTION_CODES, 'Form 4 transaction code (General Instructions 8): P open market or private purchase, S open market or private sale'),
   value_usd: usd('shares times price per share'),
   date: date('transaction date'),
   shares: num('number of shares', { minimum: 0 }),
   price_usd: num('price per share in USD', { minimum: 0 }),
   plan_10b5_1: nullable(bool('whether the Rule 10b5-1(c) box is checked; null where the form predates the checkbox (April 2023)')),
   accession_no: accessionNo(),
-}, [], 'one open-market trade');
+}, [], 'one P or S trade');
 
 const clusterRule = obj({
   codes: arr(oneOf(COUNTED_TRANSACTION_CODES), 'transaction codes that count as buying'),
@@ -38,6 +41,7 @@ const clusterRule = obj({
 export const INSIDER_ROW: Schema = obj({
   type: { const: 'insider' },
   ticker: ticker(),
+  tickers,
   cik: cik('issuer CIK'),
   company: str('issuer name'),
   window_days: int('length of the aggregation window in days', 1),
@@ -48,12 +52,18 @@ export const INSIDER_ROW: Schema = obj({
   sell_usd: num('value of priced S transactions, in USD', { minimum: 0 }),
   n_buys: int('number of P transactions, priced or not'),
   n_sells: int('number of S transactions, priced or not'),
-  n_insiders_buying: int('distinct reporting owners with a P transaction'),
+  n_buys_without_price: int('P transactions without a reported price (price in a footnote only): in n_buys, not in buy_usd'),
+  n_sells_without_price: int('S transactions without a reported price: in n_sells, not in sell_usd'),
+  n_insiders_buying: int('distinct reporting owners with a P transaction; a joint filing counts once, as its first reporting owner'),
   cluster_buying: bool('whether at least min_insiders distinct owners bought within some span_days span'),
   cluster_rule: clusterRule,
   notable: arr(notableTrade, 'up to 5 priced P or S trades, largest value_usd first', 5),
   summary,
-}, ['summary'], 'insider-activity summary of one company (Form 4)');
+}, ['summary', 'tickers', 'n_buys_without_price', 'n_sells_without_price'], 'Form 4 purchases (code P, "open market or private purchase", ' +
+  'Form 4 General Instructions 8) and sales (code S) of one company in the window, non-derivative table only. Value = shares × price ' +
+  'per share, exact, each sum rounded once to the cent; a transaction without a reported price is counted but adds nothing. A joint ' +
+  'filing (several reporting owners on one form) reports one set of transactions: it counts once, credited to its first reporting owner, ' +
+  'in the sums, the counts and the cluster rule. A snapshot as of a date holds only forms filed by then.');
 
 const latestFiling = nullable(obj({
   accession_no: accessionNo(),
@@ -90,8 +100,12 @@ export const WHALE_ROW: Schema = obj({
   value_unit_inferred: bool('true where a heuristic on implied prices decided value_unit'),
   top_holdings: arr(holding, 'up to 10 largest positions by value', 10),
   moves: arr(holding, 'up to 10 largest absolute value changes, sold-out positions included', 10),
+  position_changes: nullable(obj({
+    new: int('positions not held in the previous period'), added: int('positions with more shares'), reduced: int('positions with fewer shares'),
+    unchanged: int('positions with the same shares'), sold_out: int('positions of the previous period no longer held'),
+  }, [], 'moves over all positions of the filing, not only the listed ones; null with no previous period')),
   summary,
-}, ['summary'], 'an institutional investment manager and its 13F-HR holdings');
+}, ['summary', 'position_changes'], 'an institutional investment manager and its latest 13F-HR period filed by the snapshot\'s as-of date');
 
 const figures = obj({
   revenue_usd: nullable(num('revenue in USD')),
@@ -106,6 +120,7 @@ const fiscalPeriod = oneOf(['Q1', 'Q2', 'Q3', 'Q4', 'FY', null], 'fiscal period 
 export const EARNINGS_ROW: Schema = obj({
   type: { const: 'earnings' },
   ticker: ticker(),
+  tickers,
   cik: cik('issuer CIK'),
   company: str('issuer name'),
   form: oneOf(['8-K', '8-K/A'], 'form type'),
@@ -116,29 +131,34 @@ export const EARNINGS_ROW: Schema = obj({
   fiscal_period: fiscalPeriod,
   figures,
   recap: str('factual recap of the figures; absent on the free plan and where none exists'),
-}, ['recap'], 'an earnings release (Form 8-K item 2.02)');
+}, ['recap', 'tickers'], 'an earnings release (Form 8-K or 8-K/A with item 2.02) filed by the snapshot\'s as-of date; fiscal period and ' +
+  'figures from XBRL company facts filed by then (the latest 10-Q or 10-K period that ended at most 100 days before the release), null where none');
 
 /** Filing row: one EDGAR filing. */
 export const FILING_ROW: Schema = obj({
   type: { const: 'filing' },
   ticker: nullable(ticker('ticker of the filer, or null where it has none')),
+  tickers: arr(ticker(), 'every ticker of the filer, primary first; [] where it has none. `?ticker=` finds the row by any of them'),
   cik: cik('filer CIK'),
   company: str('filer name'),
   form: str('EDGAR form type, such as 10-K, 8-K, 4'),
   accession_no: accessionNo(),
   filed_at: date('filing date'),
-  accepted_at: nullable(dateTime('EDGAR acceptance time')),
+  accepted_at: nullable(dateTime('when EDGAR accepted the filing, in UTC. EDGAR states acceptance times in Eastern time ' +
+    '(America/New_York, daylight saving included) in SGML headers and -index pages, and some submissions JSON files write that ' +
+    'Eastern time with a "Z"; the builder converts each to UTC. Null where no input gives it')),
   period_of_report: nullable(date('period of report')),
   items: arr(str('8-K item number such as "2.02"'), '8-K items; [] for other forms'),
   primary_doc_url: nullable(str('primary document on EDGAR')),
   index_url: str('filing index page on EDGAR'),
   summary,
-}, ['summary'], 'a filing on EDGAR');
+}, ['summary', 'tickers'], 'a filing on EDGAR');
 
 /** Report row: a per-company factual profile combining the other kinds. */
 export const REPORT_ROW: Schema = obj({
   type: { const: 'report' },
   ticker: ticker(),
+  tickers,
   cik: cik('company CIK'),
   company: str('company name'),
   exchange: nullable(str('listing exchange')),
@@ -146,8 +166,8 @@ export const REPORT_ROW: Schema = obj({
   sic_description: nullable(str('SIC description')),
   state_of_incorporation: nullable(str('state or country of incorporation')),
   fiscal_year_end: nullable(str('fiscal year end as MMDD', { pattern: '^[0-9]{4}$' })),
-  latest_filing_at: nullable(date('date of the latest filing')),
-  latest: obj({ '10-K': latestFiling, '10-Q': latestFiling, '8-K': latestFiling }, [], 'latest filing per form'),
+  latest_filing_at: nullable(date('date of the latest filing known from any input, by the as-of date')),
+  latest: obj({ '10-K': latestFiling, '10-Q': latestFiling, '8-K': latestFiling }, [], 'latest filing per form; company facts, which name an 8-K only when it carried financial data, never give the 8-K'),
   insiders: nullable(obj({
     window_start: date(), window_end: date(), net_usd: usd('net insider value'),
     buy_usd: num(undefined, { minimum: 0 }), sell_usd: num(undefined, { minimum: 0 }),
@@ -165,7 +185,9 @@ export const REPORT_ROW: Schema = obj({
     }), 'largest holders by value', 10),
   }, [], 'holdings by the 13F filers in the snapshot')),
   summary,
-}, ['summary'], 'factual profile of one company');
+}, ['summary', 'tickers'], 'factual profile of one company with a ticker and at least one filing known by the snapshot\'s as-of date ' +
+  '(from submissions JSON, filing headers, Forms 3/4/5, 13F reports or XBRL company facts). Profile fields come from the submissions JSON, ' +
+  'else from the latest filing header; institutional sums each 13F filer\'s holdings of any of the company\'s share classes');
 
 /** Meta row: the calling key's plan, limits and usage (not stored in snapshots). */
 export const META_ROW: Schema = obj({

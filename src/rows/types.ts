@@ -7,7 +7,11 @@
 /** A date `YYYY-MM-DD`. */
 export type IsoDate = string;
 
-/** One notable P or S trade (decisions §6, insider row). */
+/**
+ * One notable P or S trade (decisions §6, insider row). Code P is an "open market or private
+ * purchase" and S an "open market or private sale" (SEC Form 4 General Instructions 8): IPO
+ * allocations, offerings and private placements reported with code P are purchases too.
+ */
 export interface NotableTrade {
   insider: string;
   role: string;
@@ -27,10 +31,23 @@ export interface ClusterRule {
   span_days: number;
 }
 
-/** Insider row: one company's open-market Form 4 activity in the window. */
+/**
+ * Insider row: one company's Form 4 purchases (code P) and sales (code S) in the window.
+ *
+ * A joint filing (several reporting owners on one form, such as a fund and its general partner)
+ * reports one set of transactions: it counts once, credited to its first reporting owner, in the
+ * sums, the counts and the cluster rule, so the owners of a joint filing are one buyer
+ * (decisions §6).
+ */
 export interface InsiderRow {
   type: 'insider';
   ticker: string;
+  /**
+   * Every ticker the company trades under (company_tickers files and the submissions JSON),
+   * primary first; `?ticker=` finds the row by any of them (decisions §6 "Tickers"). Written by
+   * every build of this version; older snapshots may lack it.
+   */
+  tickers?: string[];
   cik: string;
   company: string;
   window_days: number;
@@ -41,6 +58,10 @@ export interface InsiderRow {
   sell_usd: number;
   n_buys: number;
   n_sells: number;
+  /** P transactions whose price the form gives only in a footnote (or not at all): counted in n_buys, not in buy_usd. */
+  n_buys_without_price?: number;
+  /** S transactions without a reported price: counted in n_sells, not in sell_usd. */
+  n_sells_without_price?: number;
   n_insiders_buying: number;
   cluster_buying: boolean;
   cluster_rule: ClusterRule;
@@ -78,6 +99,8 @@ export interface WhaleRow {
   value_unit_inferred: boolean;
   top_holdings: Holding[];
   moves: Holding[];
+  /** How many positions of the whole filing were new, added, reduced, unchanged and sold out; null with no previous period. */
+  position_changes?: { new: number; added: number; reduced: number; unchanged: number; sold_out: number } | null;
   summary?: string;
 }
 
@@ -96,6 +119,12 @@ export type FiscalPeriod = 'Q1' | 'Q2' | 'Q3' | 'Q4' | 'FY' | null;
 export interface EarningsRow {
   type: 'earnings';
   ticker: string;
+  /**
+   * Every ticker the company trades under (company_tickers files and the submissions JSON),
+   * primary first; `?ticker=` finds the row by any of them (decisions §6 "Tickers"). Written by
+   * every build of this version; older snapshots may lack it.
+   */
+  tickers?: string[];
   cik: string;
   company: string;
   form: '8-K' | '8-K/A';
@@ -112,11 +141,24 @@ export interface EarningsRow {
 export interface FilingRow {
   type: 'filing';
   ticker: string | null;
+  /**
+   * Every ticker the company trades under (company_tickers files and the submissions JSON),
+   * primary first, [] where it has none; `?ticker=` finds the row by any of them (decisions §6 "Tickers"). Written by
+   * every build of this version; older snapshots may lack it.
+   */
+  tickers?: string[];
   cik: string;
   company: string;
   form: string;
   accession_no: string;
   filed_at: IsoDate;
+  /**
+   * When EDGAR accepted the filing, RFC 3339 in UTC. EDGAR gives it in Eastern time
+   * (America/New_York, with daylight saving) in SGML headers and `-index.htm` pages; some
+   * submissions JSON files write that Eastern time with a misleading `Z` and others true UTC
+   * (see build/submissions-clock.ts). The builder converts each to UTC. Null where no input
+   * gives it.
+   */
   accepted_at: string | null;
   period_of_report: IsoDate | null;
   items: string[];
@@ -136,6 +178,12 @@ export interface LatestFiling {
 export interface ReportRow {
   type: 'report';
   ticker: string;
+  /**
+   * Every ticker the company trades under (company_tickers files and the submissions JSON),
+   * primary first; `?ticker=` finds the row by any of them (decisions §6 "Tickers"). Written by
+   * every build of this version; older snapshots may lack it.
+   */
+  tickers?: string[];
   cik: string;
   company: string;
   exchange: string | null;

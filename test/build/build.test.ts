@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ADVICE_WORDS, ROW_KINDS, WRITTEN_FIELD, type RowKind } from '../../src/rows/schemas.js';
@@ -46,6 +46,17 @@ test(skip ? `real EDGAR build (${skip})` : 'a build from the real EDGAR test set
   });
   assert.ok(tsla.sell_usd > 1e10 && tsla.net_usd < 0);
 
+  // A snapshot as of 2022-12-31 holds no 13F filed later; the rest of the figures need one as of 2026.
+  assert.ok(rows.whales.every((r) => r.filed_at <= '2022-12-31'));
+  const late = await buildSnapshot({
+    from: SEC_DATA, out, asOf: '2026-12-31', windowDays: 730, filingsDays: 365, version: 'late', log: () => {}, progress: false,
+    now: () => new Date('2027-01-01T00:00:00Z'),
+  });
+  const readLate = <K extends RowKind>(kind: K): RowsByKind[K][] =>
+    readFileSync(join(late.dir, `${kind}.ndjson`), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RowsByKind[K]);
+  rows.whales = readLate('whales');
+  rows.earnings = readLate('earnings');
+
   // 13f/nvda: tableValueTotal 332,688,337 (2024-03-31, primary_doc.xml of 0001045810-24-000108);
   // TuSimple's 3,465,372 shares of 2023-12-31 (information_table.xml of -24-000021) are gone.
   const nvda = rows.whales.find((r) => r.cik === '0001045810')!;
@@ -89,4 +100,24 @@ test(skip ? `advice-word scan (${skip})` : 'no written field of a built snapshot
     }
   }
   assert.ok(written > 1000);
+});
+
+test(skip ? `default as-of (${skip})` : 'without --as-of, a build is as of the latest filing date read, and holds everything read up to it', { skip }, async (t) => {
+  const out = mkdtempSync(join(tmpdir(), 'eqf-build-'));
+  t.after(() => rmSync(out, { recursive: true, force: true }));
+  const result = await buildSnapshot({ from: SEC_DATA, out, version: 'default', log: () => {}, progress: false, now: () => new Date('2026-12-01T00:00:00Z') });
+  const manifest = JSON.parse(readFileSync(join(result.dir, 'manifest.json'), 'utf8'));
+  const options = manifest.build.options;
+  assert.equal(options.as_of_source, 'latest filing date read');
+  // The latest filing date of any submissions JSON in the test set is a lower bound of it.
+  let latest = '';
+  for (const name of readdirSync(join(SEC_DATA, 'submissions'))) {
+    const json = JSON.parse(readFileSync(join(SEC_DATA, 'submissions', name), 'utf8'));
+    for (const date of (json.filings?.recent ?? json).filingDate as string[]) if (date > latest) latest = date;
+  }
+  assert.ok(options.as_of >= latest && options.as_of <= '2026-12-01', options.as_of);
+  assert.equal(manifest.data_through, options.as_of);
+  assert.ok(result.rows.whales >= 9, 'every 13F filer placed is a whale');
+  const early = await buildSnapshot({ from: SEC_DATA, out, version: 'capped', log: () => {}, progress: false, now: () => new Date('2024-06-30T12:00:00Z') });
+  assert.equal(early.build.options && (early.build.options as { as_of: string }).as_of <= '2024-06-30', true, 'never after the build date');
 });

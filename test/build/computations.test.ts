@@ -12,8 +12,10 @@ const form4 = (accessionNo: string, ownerCik: string, transactions: OwnershipTra
   accessionNo, filedAt: '2024-03-05', documentType: '4', periodOfReport: '2024-03-01', issuerCik: '0000000123', issuerName: 'Example Corp',
   issuerTradingSymbol: 'EXA', owners: [owner(ownerCik)], plan10b51: null, transactions, ...extra,
 });
-const tx = (code: string, date: string, shares: number, price: number | null): OwnershipTransaction => ({ code, date, shares, price });
-const insiderOptions = { asOf: '2024-03-31', windowDays: 90, issuer: () => ({ ticker: 'EXA', name: 'Example Corp' }) };
+const tx = (code: string, date: string, shares: number, price: number | null): OwnershipTransaction => ({
+  code, date, shares, price, sharesText: String(shares), priceText: price === null ? null : String(price),
+});
+const insiderOptions = { asOf: '2024-03-31', windowDays: 90, issuer: () => ({ ticker: 'EXA', tickers: ['EXA'], name: 'Example Corp' }) };
 
 test('P/S sums count an unpriced sale in n_sells but add nothing for it', () => {
   const { rows } = computeInsiderRows([form4('0000000001-24-000001', '1', [tx('S', '2024-03-01', 100, 10.5), tx('S', '2024-03-01', 50, null), tx('P', '2024-02-20', 20, 9), tx('M', '2024-02-21', 1000, 1)])], insiderOptions);
@@ -120,6 +122,7 @@ const facts: CompanyFacts = {
     ]],
     ['EarningsPerShareDiluted', [fact('2022-09-25', '2022-12-31', 1.88, 'q1', 2023, 'Q1')]],
   ]),
+  filings: new Map(),
 };
 
 test('a release is matched to the latest fiscal period that ended before it was filed', () => {

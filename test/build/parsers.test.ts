@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { accessionFromName, acceptanceToUtc, documentUrl, indexUrl, isoDate, normaliseTicker, padCik } from '../../src/build/edgar.js';
+import { accessionFromName, documentUrl, indexUrl, isoDate, normaliseTicker, padCik } from '../../src/build/edgar.js';
 import { ownerRole, parseOwnershipXml } from '../../src/build/ownership.js';
 import { parseCompleteSubmission } from '../../src/build/sgml.js';
 import { itemsFromTitles } from '../../src/build/items.js';
@@ -32,12 +32,6 @@ test('tickers take EDGAR form, CIKs are padded, dates of every EDGAR form become
   assert.equal(padCik('1318605'), '0001318605');
   assert.equal(isoDate('20240214'), '2024-02-14');
   assert.equal(isoDate('12-31-2024'), '2024-12-31');
-});
-
-test('SGML acceptance time (Eastern) becomes the UTC instant that submissions JSON shows', () => {
-  // 13f/nvda/0001045810-24-000021.txt has 20240214161245; CIK0001045810.json has 2024-02-14T21:12:45.000Z.
-  assert.equal(acceptanceToUtc('20240214161245'), '2024-02-14T21:12:45.000Z');
-  assert.equal(acceptanceToUtc('20230606213204'), '2023-06-07T01:32:04.000Z');
 });
 
 test('a Form 4 keeps unpriced transactions with a null price and reads the 10b5-1 box', () => {

@@ -14,6 +14,7 @@ import { loadSnapshot } from '../../src/data/snapshot-index.js';
 import { pageSlice } from '../../src/data/page.js';
 import { ROW_KINDS } from '../../src/rows/schemas.js';
 import { SNAPSHOT_FORMAT } from '../../src/data/snapshot-format.js';
+import { sortRows, writeSnapshot } from '../../src/data/snapshot-writer.js';
 import { fixtureRows } from '../fixtures/rows.js';
 
 /** Writes a snapshot whose filings file holds exactly `lines` (other kinds empty). */
@@ -75,4 +76,18 @@ test('page slices of different sizes in turn each hold exactly their rows (the l
     assert.equal(slice.count, Math.min(n, 3));
     assert.equal(slice.bytes.toString(), expected(n), `limit ${n}`);
   }
+});
+
+test('a row is listed under every ticker of its tickers array, and under ticker when it has none', async (t) => {
+  const root = await mkdtemp(join(tmpdir(), 'eqf-index-'));
+  t.after(() => rm(root, { recursive: true, force: true }));
+  const [aapl, tsla] = fixtureRows().reports;
+  const alphabet = { ...aapl!, ticker: 'GOOGL', tickers: ['GOOGL', 'GOOG'], cik: '0001652044', company: 'Alphabet Inc.' };
+  const rows = { reports: sortRows('reports', [alphabet, tsla!]) };
+  await writeSnapshot({ root, version: 'v1', dataThrough: '2025-05-03', build: {}, rows: { ...Object.fromEntries(ROW_KINDS.map((k) => [k, []])), ...rows } as never });
+  const snapshot = await loadSnapshot(root);
+  const companies = (key: string) => JSON.parse(`[${pageSlice(snapshot.list('reports', key), 'full', 10).bytes.toString()}]`).map((r: { company: string }) => r.company);
+  assert.deepEqual(companies('GOOG'), ['Alphabet Inc.'], 'the second class finds the company');
+  assert.deepEqual(companies('GOOGL'), ['Alphabet Inc.']);
+  assert.deepEqual(companies('TSLA'), [tsla!.company], 'a row without tickers is found by ticker');
 });

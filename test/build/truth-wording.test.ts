@@ -1,0 +1,130 @@
+/**
+ * The written fields against the raw EDGAR files (issue 11, "Wording of summaries and recaps"):
+ * what the sentences say is recomputed here from the raw files, and numbers are written by the
+ * test's own formatting (sign before the dollar sign, half-up from the exact value).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildOpenApiDocument } from '../../src/openapi/document.js';
+import { exactCents, rawTrades } from '../helpers/raw-ownership.js';
+import { EMBEDDED_OPTIONS, rawFiles, rawJson, rawText, realBuild, secDataSkip as skip } from '../helpers/real-build.js';
+
+const EVERYTHING = Object.freeze({ asOf: '2026-12-31', windowDays: 730, filingsDays: 20_000 });
+
+/** `n` as text rounded half-up at `digits` decimals, from its shortest decimal text (no binary rounding). */
+function halfUp(n: number, digits: number): string {
+  const negative = n < 0;
+  const [whole = '0', fraction = ''] = String(Math.abs(n)).split('.');
+  const digitsText = `${whole}${fraction.padEnd(digits + 1, '0').slice(0, digits + 1)}`;
+  let units = BigInt(digitsText.slice(0, -1) || '0');
+  if (Number(digitsText.slice(-1)) >= 5) units += 1n;
+  const text = units.toString().padStart(digits + 1, '0');
+  const out = digits > 0 ? `${text.slice(0, -digits)}.${text.slice(-digits)}` : text;
+  return `${negative && units !== 0n ? '-' : ''}${out}`;
+}
+
+/** USD as the summaries write it, by the test's own rule. */
+function usdText(n: number): string {
+  const sign = n < 0 ? '-' : '';
+  const a = Math.abs(n);
+  const billions = halfUp(Number(`${a}e-9`), 2);
+  if (Number(billions) >= 1) return `${sign}$${billions} billion`;
+  const millions = halfUp(Number(`${a}e-6`), 1);
+  if (Number(millions) >= 1) return `${sign}$${millions} million`;
+  return `${sign}$${Number(halfUp(a, 0)).toLocaleString('en-US')}`;
+}
+
+test(skip ? `insider wording (${skip})` : 'insider summaries say purchase and sale with the code, never open-market, and count trades without a price', { skip }, async () => {
+  const { rows } = await realBuild(EMBEDDED_OPTIONS);
+  const trades = rawTrades().filter((t) => (t.code === 'P' || t.code === 'S') && t.documentType === '4' && t.date >= '2021-01-01' && t.date <= '2022-12-31');
+  for (const row of rows.insiders) {
+    const own = trades.filter((t) => t.issuerCik === row.cik);
+    const buys = own.filter((t) => t.code === 'P');
+    const unpricedBuys = buys.filter((t) => !t.price).length;
+    assert.doesNotMatch(row.summary!, /open[- ]market/i, `${row.ticker}: code P is "open market or private purchase" (Form 4 General Instructions 8)`);
+    assert.equal(row.n_buys_without_price, unpricedBuys, row.ticker);
+    assert.equal(row.n_sells_without_price, own.filter((t) => t.code === 'S' && !t.price).length, row.ticker);
+    if (buys.length === 0) assert.match(row.summary!, /no purchases \(code P\)/, row.ticker);
+    else if (unpricedBuys === buys.length) {
+      assert.match(row.summary!, new RegExp(`${buys.length} purchases? \\(code P\\) (without a reported price|none of them with a reported price)`), row.ticker);
+      assert.doesNotMatch(row.summary!, /worth \$0\b/, `${row.ticker}: no false sum`);
+    } else {
+      const priced = buys.filter((t) => t.price).map((t) => [t.shares!, t.price!] as [string, string]);
+      assert.ok(row.summary!.includes(`worth ${usdText(exactCents(priced))}`), `${row.ticker}: ${row.summary}`);
+    }
+  }
+  // Chemomab: its P trade of 2021 gives the price in a footnote only (decisions §6).
+  const cmmb = rows.insiders.find((r) => r.ticker === 'CMMB')!;
+  assert.match(cmmb.summary!, /1 purchase \(code P\) without a reported price; no sales \(code S\)\./);
+  // Invivyd: the purchase is a joint filing of several Mithril entities, and they are one buyer.
+  const ivvd = rows.insiders.find((r) => r.ticker === 'IVVD')!;
+  const ivvdBuys = trades.filter((t) => t.issuerCik === ivvd.cik && t.code === 'P');
+  assert.ok(ivvdBuys.every((t) => t.owners > 1), 'a joint filing');
+  assert.equal(ivvd.n_insiders_buying, 1);
+  assert.match(ivvd.summary!, /1 reporting owner bought \(a joint filing counts as one\)/);
+});
+
+test(skip ? `numbers in recaps (${skip})` : 'recaps write EPS with two decimals and the sign first, and money rounded half-up from the exact figure', { skip }, async () => {
+  const { rows } = await realBuild(EVERYTHING);
+  let negative = 0;
+  for (const row of rows.earnings) {
+    const f = row.figures;
+    if (f.revenue_usd !== null) assert.ok(row.recap!.includes(`revenue ${usdText(f.revenue_usd)}`), `${row.accession_no}: ${row.recap}`);
+    if (f.net_income_usd !== null) assert.ok(row.recap!.includes(`net income ${usdText(f.net_income_usd)}`), `${row.accession_no}: ${row.recap}`);
+    const eps = f.eps_diluted ?? f.eps_basic;
+    if (eps !== null) {
+      const text = `${eps < 0 ? '-' : ''}$${halfUp(Math.abs(eps), 2)}`;
+      assert.ok(row.recap!.includes(`EPS ${text}.`), `${row.accession_no}: ${text} in ${row.recap}`);
+      if (eps < 0) negative++;
+    }
+    assert.doesNotMatch(row.recap!, /\$-/, row.accession_no);
+  }
+  assert.ok(negative > 0, 'some releases report a loss per share');
+  // Apple's fiscal Q1 2019 net income: 19,965,000,000 in companyfacts/CIK0000320193.json.
+  const netIncome = rawJson('companyfacts/CIK0000320193.json').facts['us-gaap'].NetIncomeLoss.units.USD
+    .find((f: { start: string; end: string }) => f.start === '2018-09-30' && f.end === '2018-12-29').val;
+  assert.equal(netIncome, 19_965_000_000);
+  const q1 = rows.earnings.find((r) => r.accession_no === '0000320193-19-000007')!;
+  assert.match(q1.recap!, /net income \$19\.97 billion/);
+});
+
+/** Positions of a raw information table by CUSIP and put/call, with their shares. */
+function rawPositions(path: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [, b] of rawText(path).matchAll(/<infoTable>([\s\S]*?)<\/infoTable>/g)) {
+    const tag = (name: string): string => new RegExp(`<${name}>\\s*([^<]*?)\\s*</`).exec(b!)?.[1] ?? '';
+    const key = `${tag('cusip')}|${tag('putCall')}`;
+    out.set(key, (out.get(key) ?? 0) + Number(tag('sshPrnamt')));
+  }
+  return out;
+}
+
+test(skip ? `whale counts (${skip})` : 'whale summaries count new, added, reduced and sold-out positions over all positions of the filing', { skip }, async () => {
+  const { rows } = await realBuild(EVERYTHING);
+  for (const [folder, cik] of [['13f/lone_pine', '0001061165'], ['13f/starboard_value', '0001517137']] as const) {
+    const [before, after] = rawFiles(folder).filter((p) => p.endsWith('infotable.xml')).map(rawPositions);
+    const expected = { new: 0, added: 0, reduced: 0, unchanged: 0, sold_out: 0 };
+    for (const [key, shares] of after!) {
+      const was = before!.get(key);
+      if (was === undefined) expected.new++;
+      else if (shares > was) expected.added++;
+      else if (shares < was) expected.reduced++;
+      else expected.unchanged++;
+    }
+    for (const key of before!.keys()) if (!after!.has(key)) expected.sold_out++;
+    const row = rows.whales.find((r) => r.cik === cik)!;
+    assert.deepEqual(row.position_changes, expected, folder);
+    assert.ok(row.summary!.includes(`${expected.new} new position${expected.new === 1 ? '' : 's'}, ${expected.added} added, ${expected.reduced} reduced, ` +
+      `${expected.unchanged} unchanged and ${expected.sold_out} sold out.`), row.summary);
+  }
+  // SOURCES.md: Lone Pine Q1 to Q2 2026, 13 new, 15 sold out, 8 added, 13 reduced.
+  assert.deepEqual(rows.whales.find((r) => r.cik === '0001061165')!.position_changes, { new: 13, added: 8, reduced: 13, unchanged: 0, sold_out: 15 });
+});
+
+test('the OpenAPI document states the joint-filing rule and the meaning of code P', () => {
+  const document = buildOpenApiDocument({ baseUrl: 'http://127.0.0.1:8080', license: 'l', attribution: 'a', packageVersion: '0.0.0' }) as { components: { schemas: Record<string, { description?: string; properties: Record<string, { description?: string }> }> } };
+  const insider = Object.values(document.components.schemas).find((s) => s.properties?.n_insiders_buying)!;
+  assert.match(insider.description!, /joint filing \(several reporting owners on one form\)[^.]*counts once, credited to its first reporting owner/);
+  assert.match(insider.description!, /open market or private purchase/);
+  assert.match(insider.properties.n_insiders_buying!.description!, /joint filing counts once/);
+});
