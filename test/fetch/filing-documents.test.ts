@@ -64,7 +64,7 @@ test(skip ? `real submissions (${skip})` : 'Tesla\'s submissions: filings in the
   assert.deepEqual(pagesInWindow({ filings: { files: [{ name: '../x.json', filingTo: '2030-01-01' }, null] } }, '2000-01-01'), []);
   assert.deepEqual(pagesInWindow({}, '2000-01-01'), []);
 
-  const record = { cik: '0000000001', company: null, accessionNo: '0000000001-01-000001', filedAt: '2001-05-01', acceptedAt: null, periodOfReport: null, items: [], exhibit991: null, source: 'submissions' as const };
+  const record = { cik: '0000000001', company: null, accessionNo: '0000000001-01-000001', filedAt: '2001-05-01', acceptedAt: null, periodOfReport: null, items: [], exhibit991: null, documents: [], source: 'submissions' as const };
   const old = planFilings([
     { ...record, form: '4', primaryDocument: 'form4.txt' },
     { ...record, form: '13F-HR', primaryDocument: null },
