@@ -74,7 +74,7 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'keys':
       return runKeysCommand(rest, io);
     case 'build': {
-      const { runBuildCommand } = await import('../build/command.js');
+      const { runBuildCommand } = await import('../builder/command.js');
       return runBuildCommand(rest);
     }
     case 'fetch': {

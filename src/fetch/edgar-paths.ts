@@ -12,7 +12,7 @@
  * under `--out`. A `--base-url` replaces both hosts and keeps the paths.
  */
 import { join, resolve, sep } from 'node:path';
-import { normaliseAccession, padCik } from '../build/edgar.js';
+import { normaliseAccession, padCik } from '../edgar/conventions.js';
 
 /** Which EDGAR host serves a path. */
 export type EdgarHost = 'www' | 'data';

@@ -13,7 +13,7 @@
  * Ownership and 13F filings from before EDGAR's XML forms (text filings) have no XML to fetch and
  * are passed over with that reason.
  */
-import type { FilingRecord } from '../build/model.js';
+import type { FilingRecord } from '../edgar/records.js';
 import { rawDocumentName, submissionsPageLocation, type EdgarLocation } from './edgar-paths.js';
 
 /** What a filing contributes to a build. */

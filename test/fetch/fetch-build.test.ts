@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildSnapshot } from '../../src/build/build.js';
+import { buildSnapshot } from '../../src/builder/build.js';
 import { runFetch } from '../../src/fetch/fetch-run.js';
 import { ROW_KINDS } from '../../src/rows/schemas.js';
 import { EdgarReplay, SEC_DATA } from '../helpers/edgar-replay.js';

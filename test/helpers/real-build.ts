@@ -6,7 +6,7 @@
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { buildSnapshot, type BuildOptions } from '../../src/build/build.js';
+import { buildSnapshot, type BuildOptions } from '../../src/builder/build.js';
 import { ROW_KINDS, type RowKind } from '../../src/rows/schemas.js';
 import type { RowsByKind } from '../../src/rows/types.js';
 

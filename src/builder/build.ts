@@ -1,0 +1,149 @@
+/**
+ * The snapshot builder: reads EDGAR's files under `from`, computes every row kind of
+ * decisions §6 and writes them with the snapshot writer, which verifies the version as the
+ * server would before it publishes `CURRENT` (decisions §7).
+ */
+import { ROW_KINDS, type RowKind } from '../rows/schemas.js';
+import type { StoredRow } from '../rows/types.js';
+import { sortRows, writeSnapshot } from '../data/snapshot-writer.js';
+import { cutAtAsOf, defaultAsOf } from './as-of.js';
+import { buildSection } from './build-section.js';
+import { companyDirectory } from './companies.js';
+import { computeEarningsRows } from '../facts/earnings.js';
+import { computeFilingRows } from '../facts/filings.js';
+import { emptyInputs, readInputFile } from './inputs.js';
+import { addDays } from '../edgar/conventions.js';
+import { computeInsiderRows } from '../facts/insiders.js';
+import { issuerLookup } from '../facts/issuer-tickers.js';
+import { knownFilings } from '../facts/known-filings.js';
+import { computeReportRows } from '../facts/reports.js';
+import { resolveInputs } from './resolve.js';
+import { earningsRecap, filingSummary, insiderSummary, reportSummary, whaleSummary } from '../facts/summaries.js';
+import { walkFiles } from './walk.js';
+import { computeWhaleRows, foldPeriods } from '../facts/whales.js';
+
+/** Options of a build; see command.ts for their command-line form. */
+export interface BuildOptions {
+  /** Folder of EDGAR files, walked recursively. */
+  from: string;
+  /** The snapshots folder. */
+  out: string;
+  /**
+   * The snapshot's as-of date, `YYYY-MM-DD`: no row holds anything filed after it, and it is the
+   * last day of the insider and filings windows. Default: the latest filing date read (never
+   * after the build date), so that the snapshot holds everything read.
+   */
+  asOf?: string;
+  /** Insider window in days, counting as-of. @default 90 */
+  windowDays?: number;
+  /** Filings window in days, counting as-of. @default 30 */
+  filingsDays?: number;
+  /** Version label; default `<as-of>_<build time>`. */
+  version?: string;
+  /** Whether to point CURRENT at the new version. @default true */
+  publish?: boolean;
+  /** Clock, for created_at and the default version. */
+  now?: () => Date;
+  /** Receives one line per skipped file and progress lines; default stderr. */
+  log?: (line: string) => void;
+  /** Whether to log progress. @default whether stderr is a TTY */
+  progress?: boolean;
+}
+
+/** Defaults of the build options. */
+export const BUILD_DEFAULTS = Object.freeze({
+  /** Insider window, days (decisions §6 example). */
+  windowDays: 90,
+  /** Filings window, days. */
+  filingsDays: 30,
+});
+
+/** What a build wrote. */
+export interface BuildResult {
+  version: string;
+  dir: string;
+  rows: Record<RowKind, number>;
+  build: Record<string, unknown>;
+}
+
+/**
+ * Builds, verifies and publishes a snapshot.
+ *
+ * @throws Error when a kind that had inputs ends up without rows, or when the written
+ *   snapshot fails verification (nothing is published then).
+ */
+export async function buildSnapshot(options: BuildOptions): Promise<BuildResult> {
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const progress = options.progress ?? process.stderr.isTTY === true;
+  const windowDays = options.windowDays ?? BUILD_DEFAULTS.windowDays;
+  const filingsDays = options.filingsDays ?? BUILD_DEFAULTS.filingsDays;
+  const now = (options.now ?? (() => new Date()))();
+
+  const inputs = emptyInputs();
+  const paths = await walkFiles(options.from);
+  for (const [i, path] of paths.entries()) {
+    await readInputFile(path, inputs);
+    if (progress && (i % 100 === 99 || i === paths.length - 1)) log(`build: read ${i + 1}/${paths.length} files`);
+  }
+  const resolved = resolveInputs(inputs);
+  for (const s of inputs.skipped) log(`build: skipped ${s.path}: ${s.reason}`);
+
+  const asOf = options.asOf ?? defaultAsOf(resolved, inputs.companyFacts, now.toISOString().slice(0, 10));
+  const known = cutAtAsOf(resolved, inputs.companyFacts, asOf);
+  const company = companyDirectory(inputs, asOf);
+  const issuer = (cik: string): { ticker: string; tickers: string[]; name: string } | undefined => {
+    const c = company(cik);
+    return c?.tickers[0] ? { ticker: c.tickers[0], tickers: c.tickers, name: c.name } : undefined;
+  };
+  const insiders = computeInsiderRows(known.ownership, {
+    asOf, windowDays,
+    issuer: (cik, filing) => issuer(cik)
+      ?? (filing.issuerTradingSymbol ? { ticker: filing.issuerTradingSymbol, tickers: [filing.issuerTradingSymbol], name: filing.issuerName } : undefined),
+  });
+  const issuerOf = issuerLookup(inputs.tickers);
+  const periods = foldPeriods(known.thirteenF);
+  const whales = computeWhaleRows(periods, (p) => issuerOf(p)?.ticker ?? null);
+  const earnings = computeEarningsRows(known.filings, issuer, known.companyFacts);
+  const filings = computeFilingRows(known.filings, asOf, filingsDays, (cik) => ({ tickers: company(cik)?.tickers ?? [], name: company(cik)?.name || null }));
+  const reports = computeReportRows({
+    company, known: knownFilings({ records: known.filings, ownership: known.ownership, thirteenF: known.thirteenF, companyFacts: known.companyFacts }), insiders: insiders.rows, earnings: earnings.rows, periods, issuerOf,
+  });
+
+  const rows: Record<RowKind, StoredRow[]> = {
+    insiders: insiders.rows.map((r) => withText(r, 'summary', insiderSummary(r))),
+    whales: whales.map((r) => withText(r, 'summary', whaleSummary(r))),
+    earnings: earnings.rows.map((r) => withText(r, 'recap', earningsRecap(r))),
+    filings: filings.map((r) => withText(r, 'summary', filingSummary(r))),
+    reports: reports.rows.map((r) => withText(r, 'summary', reportSummary(r))),
+  };
+  // A kind with inputs inside the as-of date and its window but no rows means a step dropped everything.
+  const windowStart = (days: number): string => addDays(asOf, -(days - 1));
+  const hadInputs: Record<RowKind, boolean> = {
+    insiders: known.ownership.some((f) => f.transactions.some((t) => (t.code === 'P' || t.code === 'S') && t.date >= windowStart(windowDays) && t.date <= asOf)),
+    whales: known.thirteenF.some((f) => f.entries.length > 0),
+    earnings: earnings.rows.length + earnings.withoutTicker + earnings.withoutDocument > 0,
+    filings: known.filings.some((f) => f.filedAt >= windowStart(filingsDays)),
+    reports: known.filings.some((f) => (company(f.cik)?.tickers.length ?? 0) > 0),
+  };
+  const empty = ROW_KINDS.filter((kind) => hadInputs[kind] && rows[kind].length === 0);
+  if (empty.length > 0) throw new Error(`no ${empty.join(', ')} rows although the input had some (check --as-of ${asOf}, --window-days ${windowDays}, --filings-days ${filingsDays})`);
+
+  const counts = Object.fromEntries(ROW_KINDS.map((k) => [k, rows[k].length])) as Record<RowKind, number>;
+  const build = buildSection({
+    options: { from: options.from, as_of: asOf, as_of_source: options.asOf ? 'option' : 'latest filing date read', window_days: windowDays, filings_days: filingsDays },
+    inputs, resolved, known, counts, insiders, earnings, reports, periods, issuerOf,
+  });
+  const version = options.version ?? `${asOf}_${now.toISOString().replace(/[-:]/g, '').slice(0, 15)}Z`;
+  const dates = [asOf, ...rows.filings.map((r) => (r as { filed_at: string }).filed_at), ...rows.earnings.map((r) => (r as { filed_at: string }).filed_at), ...rows.whales.map((r) => (r as { filed_at: string }).filed_at)];
+  const written = await writeSnapshot({
+    root: options.out, version, createdAt: now.toISOString(), dataThrough: dates.reduce((a, b) => (a > b ? a : b)), build,
+    rows: Object.fromEntries(ROW_KINDS.map((k) => [k, sortRows(k, rows[k])])) as Record<RowKind, StoredRow[]>,
+    publish: options.publish,
+  });
+  if (progress) log(`build: wrote ${ROW_KINDS.map((k) => `${counts[k]} ${k}`).join(', ')} to ${written.dir}`);
+  return { version, dir: written.dir, rows: counts, build };
+}
+
+function withText<T extends object>(row: T, field: 'summary' | 'recap', value: string | undefined): T {
+  return value === undefined ? row : { ...row, [field]: value };
+}

@@ -1,0 +1,69 @@
+/**
+ * The company directory: each CIK's name, tickers and profile, merged from the inputs that
+ * describe companies. Submissions JSON is EDGAR's current record of a company and wins; the
+ * ticker files (company_tickers.json, company_tickers_exchange.json) add tickers and the
+ * exchange; filing headers (SGML, `.header.json`, `-index.htm`) fill the profile fields that
+ * the submissions JSON leaves empty or that no submissions JSON gives, from the latest header
+ * filed by the as-of date (decisions §6: these fields are null only "where EDGAR gives none").
+ */
+import type { Inputs } from './inputs.js';
+import type { Company, HeaderProfile } from '../edgar/records.js';
+
+
+/**
+ * Builds the directory.
+ *
+ * @param inputs - everything read.
+ * @param asOf - only headers of filings filed on or before this date (`YYYY-MM-DD`) count; null for all.
+ * @returns the company behind a CIK, or undefined when neither a submissions JSON nor a ticker file names it.
+ */
+export function companyDirectory(inputs: Inputs, asOf: string | null): (cik: string) => Company | undefined {
+  const headers = new Map<string, HeaderProfile[]>();
+  for (const profile of inputs.headerProfiles) {
+    if (asOf !== null && profile.filedAt > asOf) continue;
+    headers.set(profile.cik, [...(headers.get(profile.cik) ?? []), profile]);
+  }
+  for (const list of headers.values()) list.sort((a, b) => (a.filedAt < b.filedAt ? 1 : a.filedAt > b.filedAt ? -1 : 0));
+  const sicTitles = sicTitleTable(inputs);
+  const cache = new Map<string, Company | undefined>();
+  return (cik) => {
+    if (cache.has(cik)) return cache.get(cik);
+    const fromSubmissions = inputs.companies.get(cik);
+    const fromTickers = inputs.tickers.byCik(cik);
+    let result: Company | undefined;
+    if (fromSubmissions || fromTickers) {
+      result = {
+        cik,
+        name: fromSubmissions?.name || fromTickers?.name || '',
+        // Decisions §6 "Tickers": every ticker from either source, the submissions JSON's order first.
+        tickers: [...new Set([...(fromSubmissions?.tickers ?? []), ...(fromTickers?.tickers ?? [])])],
+        exchange: fromSubmissions?.exchange ?? fromTickers?.exchange ?? null,
+        sic: fromSubmissions?.sic ?? null,
+        sicDescription: fromSubmissions?.sicDescription ?? null,
+        stateOfIncorporation: fromSubmissions?.stateOfIncorporation ?? null,
+        fiscalYearEnd: fromSubmissions?.fiscalYearEnd ?? null,
+      };
+      const own = headers.get(cik) ?? [];
+      if (result.sic === null) {
+        // The code and its title come from the same header.
+        const header = own.find((h) => h.sic !== null);
+        result.sic = header?.sic ?? null;
+        result.sicDescription = header ? sicTitles.get(header.sic!) ?? header.sicDescription : null;
+      } else {
+        result.sicDescription ??= sicTitles.get(result.sic) ?? null;
+      }
+      result.stateOfIncorporation ??= own.find((h) => h.stateOfIncorporation !== null)?.stateOfIncorporation ?? null;
+      result.fiscalYearEnd ??= own.find((h) => h.fiscalYearEnd !== null)?.fiscalYearEnd ?? null;
+    }
+    cache.set(cik, result);
+    return result;
+  };
+}
+
+/** SIC code → title, from submissions JSON (EDGAR's wording) and else from SGML headers (`AIRCRAFT & PARTS [3720]`). */
+function sicTitleTable(inputs: Inputs): Map<string, string> {
+  const titles = new Map<string, string>();
+  for (const company of inputs.companies.values()) if (company.sic && company.sicDescription) titles.set(company.sic, company.sicDescription);
+  for (const profile of inputs.headerProfiles) if (profile.sic && profile.sicDescription && !titles.has(profile.sic)) titles.set(profile.sic, profile.sicDescription);
+  return titles;
+}

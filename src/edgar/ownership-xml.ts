@@ -1,0 +1,139 @@
+/**
+ * Forms 3, 4 and 5 as `ownershipDocument` XML (EDGAR Ownership XML Technical Specification,
+ * schemas X0203–X0609): issuer, reporting owners and their relationship, Table I
+ * (non-derivative) transactions and the Rule 10b5-1(c) checkbox `aff10b5One` (added April 2023).
+ * The XML carries neither accession number nor filing date; the caller supplies them.
+ */
+import { isoDate, normaliseTicker, padCik } from './conventions.js';
+import type { OwnershipFiling, OwnershipTransaction, ReportingOwner } from './records.js';
+import { child, children, parseXml, text, xmlBoolean, xmlNumber, type XmlNode } from './xml.js';
+
+/** Whether `xml` is an ownershipDocument (cheap test on the text). */
+export const isOwnershipXml = (xml: string): boolean => xml.includes('<ownershipDocument');
+
+/**
+ * Parses an ownershipDocument.
+ *
+ * @param xml - the document.
+ * @param accessionNo - the filing's accession number.
+ * @param filedAt - the filing date where known, else null.
+ * @throws Error when the XML is not an ownershipDocument or lacks issuer or period of report.
+ */
+export function parseOwnershipXml(xml: string, accessionNo: string, filedAt: string | null): OwnershipFiling {
+  const doc = child(parseXml(xml), 'ownershipDocument');
+  if (!doc) throw new Error('no ownershipDocument element');
+  const issuer = child(doc, 'issuer');
+  const issuerCik = padCik(text(issuer, 'issuerCik'));
+  const periodOfReport = isoDate(text(doc, 'periodOfReport'));
+  const documentType = text(doc, 'documentType');
+  if (!issuerCik) throw new Error('ownershipDocument without issuerCik');
+  if (!periodOfReport) throw new Error('ownershipDocument without periodOfReport');
+  if (!documentType) throw new Error('ownershipDocument without documentType');
+  const transactions = children(child(doc, 'nonDerivativeTable'), 'nonDerivativeTransaction')
+    .map(readTransaction)
+    .filter((t): t is OwnershipTransaction => t !== undefined);
+  const checkbox = xmlBoolean(text(doc, 'aff10b5One'));
+  return {
+    accessionNo,
+    filedAt,
+    documentType,
+    periodOfReport,
+    issuerCik,
+    issuerName: text(issuer, 'issuerName') ?? '',
+    issuerTradingSymbol: normaliseTicker(text(issuer, 'issuerTradingSymbol')) ?? null,
+    owners: children(doc, 'reportingOwner').map(readOwner),
+    plan10b51: checkbox ?? null,
+    transactions,
+  };
+}
+
+function readOwner(node: XmlNode): ReportingOwner {
+  const relation = child(node, 'reportingOwnerRelationship');
+  const flag = (name: string): boolean => xmlBoolean(text(relation, name)) ?? false;
+  return {
+    cik: padCik(text(node, 'reportingOwnerId', 'rptOwnerCik')) ?? '',
+    name: text(node, 'reportingOwnerId', 'rptOwnerName') ?? '',
+    isDirector: flag('isDirector'),
+    isOfficer: flag('isOfficer'),
+    isTenPercentOwner: flag('isTenPercentOwner'),
+    isOther: flag('isOther'),
+    officerTitle: text(relation, 'officerTitle') ?? null,
+  };
+}
+
+function readTransaction(node: XmlNode): OwnershipTransaction | undefined {
+  const code = text(node, 'transactionCoding', 'transactionCode');
+  const date = isoDate(text(node, 'transactionDate', 'value'));
+  if (!code || !date) return undefined;
+  const amounts = child(node, 'transactionAmounts');
+  const shares = xmlNumber(text(amounts, 'transactionShares', 'value'));
+  const price = xmlNumber(text(amounts, 'transactionPricePerShare', 'value'));
+  return {
+    code: code.toUpperCase(),
+    date,
+    shares: shares ?? null,
+    price: price ?? null,
+    sharesText: shares === undefined ? null : text(amounts, 'transactionShares', 'value')!.replace(/,/g, ''),
+    priceText: price === undefined ? null : text(amounts, 'transactionPricePerShare', 'value')!.replace(/,/g, ''),
+  };
+}
+
+/**
+ * The role of a reporting owner (decisions §6): the officer title if an officer, then
+ * `Director`, then `10% Owner`; several joined with `, `; `Other` when none applies.
+ */
+export function ownerRole(owner: ReportingOwner): string {
+  const parts: string[] = [];
+  if (owner.isOfficer) parts.push(owner.officerTitle?.trim() || 'Officer');
+  if (owner.isDirector) parts.push('Director');
+  if (owner.isTenPercentOwner) parts.push('10% Owner');
+  return parts.length > 0 ? parts.join(', ') : 'Other';
+}
+
+/** Filing facts read from datamule's `.header.json` rendering of an SGML header. */
+export interface HeaderJson {
+  accessionNo: string;
+  form: string;
+  filedAt: string;
+  periodOfReport: string | null;
+  issuerCik: string | null;
+  issuerName: string | null;
+  /** The issuer's SIC code, state of incorporation and fiscal year end (MMDD) as the header gives them. */
+  issuerSic: string | null;
+  issuerStateOfIncorporation: string | null;
+  issuerFiscalYearEnd: string | null;
+  primaryDocument: string | null;
+}
+
+/** Whether parsed JSON is a `.header.json` (`{"submission":{"ACCESSION-NUMBER",…}}`). */
+export function isHeaderJson(value: unknown): boolean {
+  const submission = (value as { submission?: Record<string, unknown> } | null)?.submission;
+  return typeof submission === 'object' && submission !== null && 'ACCESSION-NUMBER' in submission;
+}
+
+/**
+ * Reads a `.header.json`.
+ *
+ * @throws Error when it lacks accession number, type or filing date.
+ */
+export function parseHeaderJson(value: unknown): HeaderJson {
+  const root = value as { submission: Record<string, unknown>; documents?: Record<string, unknown>[] };
+  const s = root.submission;
+  const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+  const accessionNo = str(s['ACCESSION-NUMBER']);
+  const filedAt = isoDate(str(s['FILING-DATE']));
+  const form = str(s.TYPE);
+  if (!accessionNo || !filedAt || !form) throw new Error('header JSON without ACCESSION-NUMBER, TYPE or FILING-DATE');
+  const issuers = Array.isArray(s.ISSUER) ? (s.ISSUER as Record<string, Record<string, unknown>>[]) : [];
+  const issuer = issuers[0]?.['COMPANY-DATA'];
+  return {
+    accessionNo, form, filedAt,
+    periodOfReport: isoDate(str(s.PERIOD)) ?? null,
+    issuerCik: padCik(str(issuer?.CIK)) ?? null,
+    issuerName: str(issuer?.['CONFORMED-NAME']) ?? null,
+    issuerSic: /^\d{4}$/.test(str(issuer?.['ASSIGNED-SIC']) ?? '') ? str(issuer?.['ASSIGNED-SIC'])! : null,
+    issuerStateOfIncorporation: str(issuer?.['STATE-OF-INCORPORATION']) ?? null,
+    issuerFiscalYearEnd: /^\d{4}$/.test(str(issuer?.['FISCAL-YEAR-END']) ?? '') ? str(issuer?.['FISCAL-YEAR-END'])! : null,
+    primaryDocument: str(root.documents?.[0]?.FILENAME) ?? null,
+  };
+}

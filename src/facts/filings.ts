@@ -1,0 +1,36 @@
+/**
+ * Filing rows (decisions §6): every filing with a filing date in the `--filings-days` days that
+ * end at as-of, with the URLs EDGAR gives it (primary document and index page).
+ */
+import type { FilingRow } from '../rows/types.js';
+import { addDays, documentUrl, indexUrl } from '../edgar/conventions.js';
+import type { FilingRecord } from '../edgar/records.js';
+
+/**
+ * Computes the filing rows.
+ *
+ * @param filings - one record per accession number.
+ * @param asOf - last day, `YYYY-MM-DD`.
+ * @param days - window length in days, counting `asOf`.
+ * @param company - tickers (primary first, [] for none) and name of a CIK.
+ */
+export function computeFilingRows(
+  filings: readonly FilingRecord[],
+  asOf: string,
+  days: number,
+  company: (cik: string) => { tickers: string[]; name: string | null },
+): FilingRow[] {
+  const start = addDays(asOf, -(days - 1));
+  const rows: FilingRow[] = [];
+  for (const f of filings) {
+    if (f.filedAt < start || f.filedAt > asOf) continue;
+    const who = company(f.cik);
+    rows.push({
+      type: 'filing', ticker: who.tickers[0] ?? null, tickers: who.tickers, cik: f.cik, company: who.name ?? f.company ?? `CIK ${f.cik}`, form: f.form,
+      accession_no: f.accessionNo, filed_at: f.filedAt, accepted_at: f.acceptedAt, period_of_report: f.periodOfReport,
+      items: f.items, primary_doc_url: f.primaryDocument ? documentUrl(f.cik, f.accessionNo, f.primaryDocument) : null,
+      index_url: indexUrl(f.cik, f.accessionNo),
+    });
+  }
+  return rows;
+}

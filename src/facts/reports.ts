@@ -1,0 +1,100 @@
+/**
+ * Report rows (decisions §6): one factual profile per company with a ticker and at least one
+ * known filing, combining its profile (companies.ts), its latest filing and latest 10-K, 10-Q
+ * and 8-K (known-filings.ts), its insider row, its latest earnings row and the holdings that
+ * the 13F filers in the snapshot reported in any of its share classes.
+ */
+import type { EarningsRow, InsiderRow, LatestFiling, ReportRow } from '../rows/types.js';
+import { fromNumber, sumDecimals, toNumber } from './decimal.js';
+import type { PositionIssuer } from './issuer-tickers.js';
+import type { KnownFiling } from './known-filings.js';
+import type { Company } from '../edgar/records.js';
+import type { Period, Position } from './whales.js';
+
+/** The company a 13F position's issuer resolves to (issuer-tickers.ts). */
+export type IssuerOf = (position: Position) => PositionIssuer | null;
+
+/** What the report rows are made from; everything already cut at the as-of date. */
+export interface ReportInputs {
+  company: (cik: string) => Company | undefined;
+  /** Known filings per CIK, latest first. */
+  known: ReadonlyMap<string, readonly KnownFiling[]>;
+  insiders: readonly InsiderRow[];
+  earnings: readonly EarningsRow[];
+  periods: ReadonlyMap<string, Period[]>;
+  issuerOf: IssuerOf;
+}
+
+const LATEST_FORMS = ['10-K', '10-Q', '8-K'] as const;
+
+/**
+ * Computes the report rows.
+ *
+ * @returns rows, and how many CIKs with known filings had no ticker.
+ */
+export function computeReportRows(input: ReportInputs): { rows: ReportRow[]; withoutTicker: number } {
+  const holders = holdersByIssuer(input.periods, input.issuerOf);
+  const rows: ReportRow[] = [];
+  let withoutTicker = 0;
+  for (const [cik, own] of input.known) {
+    const company = input.company(cik);
+    const ticker = company?.tickers[0];
+    if (!company || !ticker || own.length === 0) {
+      withoutTicker++;
+      continue;
+    }
+    const latest = Object.fromEntries(LATEST_FORMS.map((form) => [form, latestOf(own, form)])) as ReportRow['latest'];
+    const insider = input.insiders.find((r) => r.cik === cik);
+    const earning = input.earnings.filter((r) => r.cik === cik).sort((a, b) => (a.filed_at < b.filed_at ? 1 : a.filed_at > b.filed_at ? -1 : 0))[0];
+    const held = holders.get(cik) ?? [];
+    rows.push({
+      type: 'report', ticker, tickers: company.tickers, cik, company: company.name, exchange: company.exchange, sic: company.sic,
+      sic_description: company.sicDescription, state_of_incorporation: company.stateOfIncorporation,
+      fiscal_year_end: company.fiscalYearEnd, latest_filing_at: own[0]!.filedAt, latest,
+      insiders: insider ? {
+        window_start: insider.window_start, window_end: insider.window_end, net_usd: insider.net_usd, buy_usd: insider.buy_usd,
+        sell_usd: insider.sell_usd, n_buys: insider.n_buys, n_sells: insider.n_sells,
+        n_insiders_buying: insider.n_insiders_buying, cluster_buying: insider.cluster_buying,
+      } : null,
+      earnings: earning ? { filed_at: earning.filed_at, fiscal_year: earning.fiscal_year, fiscal_period: earning.fiscal_period, figures: earning.figures } : null,
+      institutional: held.length > 0 ? {
+        n_filers: held.length,
+        total_value_usd: toNumber(sumDecimals(held.map((h) => fromNumber(h.value_usd)))),
+        top_filers: [...held].sort((a, b) => b.value_usd - a.value_usd || (a.cik < b.cik ? -1 : 1)).slice(0, 10),
+      } : null,
+    });
+  }
+  return { rows, withoutTicker };
+}
+
+/** The latest filing of a form; an 8-K only from inputs that list every 8-K (not company facts). */
+function latestOf(filings: readonly KnownFiling[], form: string): LatestFiling | null {
+  const f = filings.find((r) => r.form === form && (form !== '8-K' || r.source !== 'company-facts'));
+  return f ? { accession_no: f.accessionNo, filed_at: f.filedAt, url: f.url } : null;
+}
+
+type Holder = { cik: string; filer: string; period_of_report: string; shares: number; value_usd: number };
+
+/**
+ * Per issuer CIK, each filer's holding in its latest period: the shares and value of every
+ * position in the issuer's securities that resolve to it (any share class; options left out).
+ */
+function holdersByIssuer(periods: ReadonlyMap<string, Period[]>, issuerOf: IssuerOf): Map<string, Holder[]> {
+  const out = new Map<string, Holder[]>();
+  for (const list of periods.values()) {
+    const latest = list[list.length - 1]!;
+    const sums = new Map<string, Position[]>();
+    for (const p of latest.positions.values()) {
+      const issuer = p.putCall === null ? issuerOf(p) : null;
+      if (issuer) sums.set(issuer.cik, [...(sums.get(issuer.cik) ?? []), p]);
+    }
+    for (const [issuerCik, positions] of sums) {
+      out.set(issuerCik, [...(out.get(issuerCik) ?? []), {
+        cik: latest.filerCik, filer: latest.filer, period_of_report: latest.periodOfReport,
+        shares: toNumber(sumDecimals(positions.map((p) => fromNumber(p.shares)))),
+        value_usd: toNumber(sumDecimals(positions.map((p) => fromNumber(p.valueUsd)))),
+      }]);
+    }
+  }
+  return out;
+}
