@@ -4,7 +4,8 @@
  * ownership document whose filing date no input gives was already left out as skipped, see
  * resolve.ts). The insider and filings windows end at the as-of date too.
  */
-import { factsFiledBy, type CompanyFacts } from '../edgar/company-facts-json.js';
+import type { CompanyFacts } from '../edgar/company-facts-json.js';
+import { factsFiledBy } from '../facts/fiscal-periods.js';
 import type { Resolved } from './resolve.js';
 import type { FilingRecord, OwnershipFiling, ThirteenFFiling } from '../edgar/records.js';
 

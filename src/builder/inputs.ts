@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { isCompanyFactsFile, parseCompanyFacts, type CompanyFacts } from '../edgar/company-facts-json.js';
+import { FIGURE_CONCEPTS } from '../facts/fiscal-periods.js';
 import { readHtmlInput, type LooseHtml } from './html-inputs.js';
 import type { Company, FilingRecord, HeaderProfile, OwnershipFiling } from '../edgar/records.js';
 import { isHeaderJson, isOwnershipXml, parseHeaderJson, parseOwnershipXml, type HeaderJson } from '../edgar/ownership-xml.js';
@@ -16,6 +17,9 @@ import { isSubmissionsFile, parseSubmissions } from '../edgar/submissions-json.j
 import { isCoverPageXml, isInfoTableXml, parseCoverPage, parseInfoTable, type CoverPage } from '../edgar/thirteenf-xml.js';
 import { TickerMap, isTickerFile, parseTickerFile } from '../edgar/ticker-files.js';
 import type { InfoTableEntry } from '../edgar/records.js';
+
+/** The us-gaap concepts that the earnings figures are made from. */
+const FIGURE_CONCEPT_NAMES: ReadonlySet<string> = new Set(Object.values(FIGURE_CONCEPTS).flat());
 
 /** A file passed over, and why. */
 export interface Skipped {
@@ -133,7 +137,7 @@ function recogniseJson(path: string, value: unknown, inputs: Inputs): string | n
     return null;
   }
   if (isCompanyFactsFile(value)) {
-    const facts = parseCompanyFacts(value);
+    const facts = parseCompanyFacts(value, FIGURE_CONCEPT_NAMES);
     inputs.companyFacts.set(facts.cik, facts);
     return null;
   }

@@ -1,12 +1,11 @@
 /**
  * XBRL company facts (data.sec.gov/api/xbrl/companyfacts/CIK##########.json): every value a
  * company tagged in its 10-Q and 10-K filings, per concept and unit, with the fiscal year and
- * period (`fy`, `fp`) of the filing that reported it. The concepts behind the earnings figures
- * are kept, and every filing that reported any fact (accession number, form, filing date):
+ * period (`fy`, `fp`) of the filing that reported it. The concepts the caller asks for are
+ * kept, and every filing that reported any fact (accession number, form, filing date):
  * company facts are a list of the company's 10-K, 10-Q and other XBRL filings too.
  */
-import { daysBetween, isoDate, normaliseAccession, padCik } from './conventions.js';
-import type { EarningsFigures, FiscalPeriod } from '../rows/types.js';
+import { isoDate, normaliseAccession, padCik } from './conventions.js';
 
 /** One reported value. */
 export interface Fact {
@@ -19,14 +18,6 @@ export interface Fact {
   form: string;
   filed: string;
 }
-
-/** The figures' concepts, in order of preference (us-gaap taxonomy). */
-export const FIGURE_CONCEPTS: Readonly<Record<keyof EarningsFigures, readonly string[]>> = Object.freeze({
-  revenue_usd: ['RevenueFromContractWithCustomerExcludingAssessedTax', 'Revenues', 'SalesRevenueNet', 'RevenueFromContractWithCustomerIncludingAssessedTax'],
-  net_income_usd: ['NetIncomeLoss', 'ProfitLoss'],
-  eps_basic: ['EarningsPerShareBasic', 'EarningsPerShareBasicAndDiluted'],
-  eps_diluted: ['EarningsPerShareDiluted', 'EarningsPerShareBasicAndDiluted'],
-});
 
 /** The facts of one company that the builder uses. */
 export interface CompanyFacts {
@@ -45,15 +36,6 @@ export interface CompanyFactsFiling {
   filedAt: string;
 }
 
-/** A fiscal period that a 10-Q or 10-K reported. */
-export interface ReportedPeriod {
-  end: string;
-  fiscalYear: number | null;
-  fiscalPeriod: FiscalPeriod;
-  /** Accession number of the 10-Q or 10-K. */
-  accn: string;
-}
-
 /** Whether parsed JSON is a companyfacts file. */
 export function isCompanyFactsFile(value: unknown): boolean {
   const record = value as Record<string, unknown> | null;
@@ -61,16 +43,17 @@ export function isCompanyFactsFile(value: unknown): boolean {
 }
 
 /**
- * Reads the figure concepts of a companyfacts file.
+ * Reads a companyfacts file: the us-gaap concepts asked for (USD or USD per share), and every
+ * filing that reported any fact.
  *
+ * @param concepts - names of the us-gaap concepts to keep; the others are passed over.
  * @throws Error when the CIK is invalid.
  */
-export function parseCompanyFacts(value: unknown): CompanyFacts {
+export function parseCompanyFacts(value: unknown, concepts: ReadonlySet<string>): CompanyFacts {
   const record = value as { cik: unknown; entityName: unknown; facts: Record<string, Record<string, { units?: Record<string, unknown[]> }>> };
   const cik = padCik(String(record.cik));
   if (!cik) throw new Error('companyfacts with an invalid cik');
-  const wanted = new Set(Object.values(FIGURE_CONCEPTS).flat());
-  const concepts = new Map<string, Fact[]>();
+  const kept = new Map<string, Fact[]>();
   const filings = new Map<string, CompanyFactsFiling>();
   for (const taxonomy of Object.values(record.facts ?? {})) {
     for (const concept of Object.values(taxonomy ?? {})) {
@@ -84,10 +67,10 @@ export function parseCompanyFacts(value: unknown): CompanyFacts {
     }
   }
   for (const [name, concept] of Object.entries(record.facts['us-gaap'] ?? {})) {
-    if (!wanted.has(name)) continue;
+    if (!concepts.has(name)) continue;
     const units = concept.units ?? {};
     const list = (units.USD ?? units['USD/shares'] ?? []) as Record<string, unknown>[];
-    concepts.set(name, list.filter((f) => typeof f.val === 'number' && typeof f.end === 'string').map((f) => ({
+    kept.set(name, list.filter((f) => typeof f.val === 'number' && typeof f.end === 'string').map((f) => ({
       start: typeof f.start === 'string' ? f.start : null,
       end: f.end as string,
       val: f.val as number,
@@ -98,75 +81,5 @@ export function parseCompanyFacts(value: unknown): CompanyFacts {
       filed: String(f.filed ?? ''),
     })));
   }
-  return { cik, name: typeof record.entityName === 'string' ? record.entityName : '', concepts, filings };
-}
-
-/**
- * What the company facts said on `asOf`: only facts and filings filed on or before it.
- *
- * @param asOf - `YYYY-MM-DD`.
- */
-export function factsFiledBy(facts: CompanyFacts, asOf: string): CompanyFacts {
-  const concepts = new Map([...facts.concepts].map(([name, list]) => [name, list.filter((f) => f.filed <= asOf)]));
-  const filings = new Map([...facts.filings].filter(([, f]) => f.filedAt <= asOf));
-  return { ...facts, concepts, filings };
-}
-
-/**
- * The periods that the company's 10-Qs and 10-Ks reported: for each such filing, the latest
- * `end` among its facts is its own period, labelled with the filing's `fy` and `fp`.
- */
-export function reportedPeriods(facts: CompanyFacts): ReportedPeriod[] {
-  const byAccn = new Map<string, ReportedPeriod>();
-  for (const list of facts.concepts.values()) {
-    for (const fact of list) {
-      if (!/^10-[QK]/.test(fact.form)) continue;
-      const fp = fact.fp === 'FY' || /^Q[1-4]$/.test(fact.fp ?? '') ? (fact.fp as FiscalPeriod) : null;
-      const known = byAccn.get(fact.accn);
-      if (!known || fact.end > known.end) byAccn.set(fact.accn, { end: fact.end, fiscalYear: fact.fy, fiscalPeriod: fp, accn: fact.accn });
-    }
-  }
-  return [...byAccn.values()].sort((a, b) => (a.end < b.end ? -1 : a.end > b.end ? 1 : 0));
-}
-
-/** An earnings release's period and figures. */
-export interface MatchedPeriod {
-  fiscalYear: number | null;
-  fiscalPeriod: FiscalPeriod;
-  figures: EarningsFigures;
-}
-
-/** How long after a period ends its release may come: 10-K deadlines are at most 90 days. */
-export const RELEASE_WITHIN_DAYS = 100;
-
-/**
- * The fiscal period that an earnings release filed on `filedAt` reports: the latest period
- * reported by a 10-Q or 10-K that ended before `filedAt` and at most
- * {@link RELEASE_WITHIN_DAYS} days before it. Figures are the values for that period end
- * with a quarter's duration (Q1–Q3) or a year's (FY); null where none was tagged.
- *
- * @returns the match, or null when no period fits.
- */
-export function matchReleasePeriod(facts: CompanyFacts, filedAt: string): MatchedPeriod | null {
-  const candidates = reportedPeriods(facts).filter((p) => p.end < filedAt && daysBetween(p.end, filedAt) <= RELEASE_WITHIN_DAYS);
-  const period = candidates[candidates.length - 1];
-  if (!period) return null;
-  const annual = period.fiscalPeriod === 'FY';
-  const pick = (field: keyof EarningsFigures): number | null => {
-    for (const concept of FIGURE_CONCEPTS[field]) {
-      const matches = (facts.concepts.get(concept) ?? []).filter((f) => {
-        if (f.end !== period.end || f.start === null) return false;
-        const days = daysBetween(f.start, f.end);
-        return annual ? days >= 340 && days <= 380 : days >= 80 && days <= 100;
-      });
-      const own = matches.find((f) => f.accn === period.accn) ?? matches[0];
-      if (own) return own.val;
-    }
-    return null;
-  };
-  return {
-    fiscalYear: period.fiscalYear,
-    fiscalPeriod: period.fiscalPeriod,
-    figures: { revenue_usd: pick('revenue_usd'), net_income_usd: pick('net_income_usd'), eps_basic: pick('eps_basic'), eps_diluted: pick('eps_diluted') },
-  };
+  return { cik, name: typeof record.entityName === 'string' ? record.entityName : '', concepts: kept, filings };
 }

@@ -78,18 +78,6 @@ function readTransaction(node: XmlNode): OwnershipTransaction | undefined {
   };
 }
 
-/**
- * The role of a reporting owner (decisions §6): the officer title if an officer, then
- * `Director`, then `10% Owner`; several joined with `, `; `Other` when none applies.
- */
-export function ownerRole(owner: ReportingOwner): string {
-  const parts: string[] = [];
-  if (owner.isOfficer) parts.push(owner.officerTitle?.trim() || 'Officer');
-  if (owner.isDirector) parts.push('Director');
-  if (owner.isTenPercentOwner) parts.push('10% Owner');
-  return parts.length > 0 ? parts.join(', ') : 'Other';
-}
-
 /** Filing facts read from datamule's `.header.json` rendering of an SGML header. */
 export interface HeaderJson {
   accessionNo: string;

@@ -2,10 +2,11 @@
  * Earnings rows (decisions §6): filings of form 8-K or 8-K/A with item 2.02, "Results of
  * Operations and Financial Condition". The release URL is the EX-99.1 exhibit where the
  * complete submission names it, else the primary document; the fiscal period and figures come
- * from XBRL company facts (see company-facts.ts).
+ * from XBRL company facts (see fiscal-periods.ts).
  */
 import type { EarningsRow } from '../rows/types.js';
-import { matchReleasePeriod, type CompanyFacts } from '../edgar/company-facts-json.js';
+import type { CompanyFacts } from '../edgar/company-facts-json.js';
+import { matchReleasePeriod } from './fiscal-periods.js';
 import { documentUrl } from '../edgar/conventions.js';
 import { EARNINGS_ITEM } from '../edgar/form-8k-items.js';
 import type { FilingRecord } from '../edgar/records.js';

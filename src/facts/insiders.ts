@@ -14,7 +14,7 @@ import { DEFAULT_CLUSTER_RULE, isClusterBuying, type Purchase } from './cluster.
 import { multiplyDecimal, parseDecimal, roundDecimal, subtractDecimal, sumDecimals, toNumber, type Decimal } from './decimal.js';
 import { addDays } from '../edgar/conventions.js';
 import type { OwnershipFiling, OwnershipTransaction } from '../edgar/records.js';
-import { ownerRole } from '../edgar/ownership-xml.js';
+import { ownerRole } from './owner-role.js';
 
 /** Options of the insider computation. */
 export interface InsiderOptions {
