@@ -11,7 +11,9 @@ import { buildSection } from './build-section.js';
 import { companyDirectory } from './companies.js';
 import { computeEarningsRows } from '../facts/earnings.js';
 import { computeFilingRows } from '../facts/filings.js';
-import { emptyInputs, readInputFile } from './inputs.js';
+import { createExtractPool, defaultWorkers } from './extract-pool.js';
+import type { Inputs } from './inputs.js';
+import { readInputs } from './read-inputs.js';
 import { addDays } from '../edgar/conventions.js';
 import { computeInsiderRows } from '../facts/insiders.js';
 import { issuerLookup } from '../facts/issuer-tickers.js';
@@ -48,7 +50,15 @@ export interface BuildOptions {
   log?: (line: string) => void;
   /** Whether to log progress. @default whether stderr is a TTY */
   progress?: boolean;
+  /**
+   * Worker threads that parse the files; 0 parses in the main thread.
+   * @default one per core when there are {@link WORKERS_FROM_FILES} files or more, else 0
+   */
+  workers?: number;
 }
+
+/** From how many input files a build starts worker threads by default: below it, starting them costs more than they save. */
+export const WORKERS_FROM_FILES = 2_000;
 
 /** Defaults of the build options. */
 export const BUILD_DEFAULTS = Object.freeze({
@@ -79,11 +89,21 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildResult>
   const filingsDays = options.filingsDays ?? BUILD_DEFAULTS.filingsDays;
   const now = (options.now ?? (() => new Date()))();
 
-  const inputs = emptyInputs();
   const paths = await walkFiles(options.from);
-  for (const [i, path] of paths.entries()) {
-    await readInputFile(path, inputs);
-    if (progress && (i % 100 === 99 || i === paths.length - 1)) log(`build: read ${i + 1}/${paths.length} files`);
+  const pool = createExtractPool(options.workers ?? (paths.length >= WORKERS_FROM_FILES ? defaultWorkers() : 0));
+  let inputs: Inputs;
+  try {
+    let logged = 0;
+    inputs = await readInputs(paths, {
+      pool,
+      progress: (read, total) => {
+        if (!progress || (read - logged < 1000 && read < total)) return;
+        logged = read;
+        log(`build: read ${read}/${total} files`);
+      },
+    });
+  } finally {
+    await pool.close();
   }
   const resolved = resolveInputs(inputs);
   for (const s of inputs.skipped) log(`build: skipped ${s.path}: ${s.reason}`);

@@ -4,11 +4,11 @@
  *
  * ```
  * equity-facts build --from DIR --out SNAPSHOTS_DIR [--as-of YYYY-MM-DD] [--window-days 90]
- *                    [--filings-days 30] [--version V] [--no-publish]
+ *                    [--filings-days 30] [--version V] [--no-publish] [--workers N]
  * ```
  */
 import { VERSION_PATTERN } from '../data/snapshot-format.js';
-import { BUILD_DEFAULTS, buildSnapshot, type BuildOptions } from './build.js';
+import { BUILD_DEFAULTS, WORKERS_FROM_FILES, buildSnapshot, type BuildOptions } from './build.js';
 
 /** Usage text printed with a usage error. */
 export const BUILD_USAGE = `usage: equity-facts build --from DIR --out SNAPSHOTS_DIR [options]
@@ -18,12 +18,13 @@ export const BUILD_USAGE = `usage: equity-facts build --from DIR --out SNAPSHOTS
   --window-days N       insider window in days, counting as-of (default ${BUILD_DEFAULTS.windowDays})
   --filings-days N      filings window in days, counting as-of (default ${BUILD_DEFAULTS.filingsDays})
   --version V           version label: letters, digits, . _ - (default <as-of>_<build time>)
-  --no-publish          write and verify the version without pointing CURRENT at it`;
+  --no-publish          write and verify the version without pointing CURRENT at it
+  --workers N           worker threads that parse the files, 0 to parse in the main thread (default: one per core from ${WORKERS_FROM_FILES} files on)`;
 
 /** A command-line mistake: reported with the usage and exit code 2. */
 class UsageError extends Error {}
 
-const VALUE_OPTIONS = new Set(['--from', '--out', '--as-of', '--window-days', '--filings-days', '--version']);
+const VALUE_OPTIONS = new Set(['--from', '--out', '--as-of', '--window-days', '--filings-days', '--version', '--workers']);
 
 /**
  * Parses the words after `build`.
@@ -55,8 +56,10 @@ export function parseBuildArgs(argv: readonly string[]): Omit<BuildOptions, 'log
   if (asOf !== undefined && !isCalendarDate(asOf)) throw new UsageError(`--as-of must be a date YYYY-MM-DD, got ${JSON.stringify(asOf)}`);
   const version = values.get('--version');
   if (version !== undefined && !VERSION_PATTERN.test(version)) throw new UsageError(`--version must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit, got ${JSON.stringify(version)}`);
+  const workers = values.get('--workers');
+  if (workers !== undefined && (!/^\d+$/.test(workers) || Number(workers) > 64)) throw new UsageError(`--workers must be a whole number from 0 to 64, got ${JSON.stringify(workers)}`);
   return {
-    from, out, asOf, version, publish,
+    from, out, asOf, version, publish, workers: workers === undefined ? undefined : Number(workers),
     windowDays: positiveInteger(values, '--window-days', BUILD_DEFAULTS.windowDays),
     filingsDays: positiveInteger(values, '--filings-days', BUILD_DEFAULTS.filingsDays),
   };

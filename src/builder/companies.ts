@@ -8,6 +8,7 @@
  */
 import type { Inputs } from './inputs.js';
 import type { Company, HeaderProfile } from '../edgar/records.js';
+import { pushTo } from '../facts/group.js';
 
 
 /**
@@ -21,7 +22,7 @@ export function companyDirectory(inputs: Inputs, asOf: string | null): (cik: str
   const headers = new Map<string, HeaderProfile[]>();
   for (const profile of inputs.headerProfiles) {
     if (asOf !== null && profile.filedAt > asOf) continue;
-    headers.set(profile.cik, [...(headers.get(profile.cik) ?? []), profile]);
+    pushTo(headers, profile.cik, profile);
   }
   for (const list of headers.values()) list.sort((a, b) => (a.filedAt < b.filedAt ? 1 : a.filedAt > b.filedAt ? -1 : 0));
   const sicTitles = sicTitleTable(inputs);

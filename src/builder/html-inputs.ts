@@ -8,7 +8,7 @@
 import { basename } from 'node:path';
 import { accessionFromName, padCik } from '../edgar/conventions.js';
 import { isIndexPage, parseIndexPage } from '../edgar/index-page.js';
-import type { Inputs } from './inputs.js';
+import type { FileExtract } from './file-extract.js';
 import { parseCompleteSubmission } from '../edgar/sgml.js';
 import { readSubmissionDocuments } from './submission-documents.js';
 
@@ -27,24 +27,24 @@ export interface LooseHtml {
 const ISSUER_ROLES = ['ISSUER', 'SUBJECT COMPANY', 'FILER', 'FILED BY'];
 
 /**
- * Reads one HTML input into `inputs`.
+ * Reads one HTML input into `out`.
  *
  * @returns null when used or kept aside, else the reason it was skipped.
  * @throws Error when an index or header page lacks its required fields.
  */
-export function readHtmlInput(path: string, text: string, inputs: Inputs): string | null {
+export function readHtmlInput(path: string, text: string, out: FileExtract): string | null {
   if (isIndexPage(text)) {
     const page = parseIndexPage(text);
     const company = ISSUER_ROLES.map((role) => page.companies.find((c) => c.role === role)).find((c) => c !== undefined) ?? page.companies[0];
     if (!company) return 'filing index page without a company CIK';
-    inputs.filings.push({
+    out.filings.push({
       cik: company.cik, company: company.name, form: page.form, accessionNo: page.accessionNo, filedAt: page.filedAt, acceptedAt: page.acceptedAt,
       periodOfReport: page.periodOfReport, items: page.items, primaryDocument: page.documents[0]?.filename ?? null,
       exhibit991: page.documents.find((d) => d.type.toUpperCase() === 'EX-99.1')?.filename ?? null,
       documents: page.documents.map((d) => d.filename), source: 'index',
     });
     for (const c of page.companies) {
-      inputs.headerProfiles.push({
+      out.headerProfiles.push({
         cik: c.cik, name: c.name, sic: c.sic, sicDescription: c.sicDescription, stateOfIncorporation: c.stateOfIncorporation,
         fiscalYearEnd: c.fiscalYearEnd, filedAt: page.filedAt,
       });
@@ -52,8 +52,8 @@ export function readHtmlInput(path: string, text: string, inputs: Inputs): strin
     return null;
   }
   const header = /<!--\s*(<SEC-HEADER>[\s\S]*?<\/SEC-HEADER>)/.exec(text)?.[1];
-  if (header) return readSubmissionDocuments(parseCompleteSubmission(header), inputs);
-  inputs.looseHtml.push(describeDocument(path, text));
+  if (header) return readSubmissionDocuments(parseCompleteSubmission(header), out);
+  out.looseHtml.push(describeDocument(path, text));
   return null;
 }
 

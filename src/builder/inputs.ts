@@ -1,39 +1,16 @@
 /**
- * Reads every file under `--from` and recognises it by its content (never by its folder):
- * ticker files, submissions JSON, companyfacts JSON, datamule header JSON, complete
- * submissions (`.txt`/`.nc`), bare ownershipDocument XML, 13F cover pages and information
- * tables. Anything else is skipped with a reason.
+ * Everything read from `--from`: the extracts of every file (file-extract.ts), merged in the
+ * order of the walk, so that a build from the same files is the same whatever order the reads
+ * finished in.
  */
-import { readFile } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
-import { isCompanyFactsFile, parseCompanyFacts, type CompanyFacts } from '../edgar/company-facts-json.js';
-import { FIGURE_CONCEPTS } from '../facts/fiscal-periods.js';
-import { readHtmlInput, type LooseHtml } from './html-inputs.js';
+import type { CompanyFacts } from '../edgar/company-facts-json.js';
+import type { HeaderJson } from '../edgar/ownership-xml.js';
 import type { Company, FilingRecord, HeaderProfile, OwnershipFiling } from '../edgar/records.js';
-import { isHeaderJson, isOwnershipXml, parseHeaderJson, parseOwnershipXml, type HeaderJson } from '../edgar/ownership-xml.js';
-import { looksLikeCompleteSubmission, parseCompleteSubmission } from '../edgar/sgml.js';
-import { readSubmissionDocuments } from './submission-documents.js';
-import { isSubmissionsFile, parseSubmissions } from '../edgar/submissions-json.js';
-import { isCoverPageXml, isInfoTableXml, parseCoverPage, parseInfoTable, type CoverPage } from '../edgar/thirteenf-xml.js';
-import { TickerMap, isTickerFile, parseTickerFile } from '../edgar/ticker-files.js';
-import type { InfoTableEntry } from '../edgar/records.js';
+import { TickerMap } from '../edgar/ticker-files.js';
+import type { LooseHtml } from './html-inputs.js';
+import type { FileExtract, LooseOwnership, LooseThirteenF, Skipped, ThirteenFParts } from './file-extract.js';
 
-/** The us-gaap concepts that the earnings figures are made from. */
-const FIGURE_CONCEPT_NAMES: ReadonlySet<string> = new Set(Object.values(FIGURE_CONCEPTS).flat());
-
-/** A file passed over, and why. */
-export interface Skipped {
-  path: string;
-  reason: string;
-}
-
-/** A 13F cover page or information table found on its own, paired later by folder. */
-export interface LooseThirteenF {
-  dir: string;
-  path: string;
-  cover?: CoverPage;
-  entries?: InfoTableEntry[];
-}
+export type { LooseThirteenF, Skipped } from './file-extract.js';
 
 /** Everything read from `--from`. */
 export interface Inputs {
@@ -41,19 +18,19 @@ export interface Inputs {
   companies: Map<string, Company>;
   filings: FilingRecord[];
   ownership: OwnershipFiling[];
-  /** 13F parts from complete submissions, already paired. */
-  thirteenF: { accessionNo: string; filedAt: string; cover: CoverPage; entries: InfoTableEntry[] }[];
+  /** 13F parts from complete submissions and data sets, already paired. */
+  thirteenF: ThirteenFParts[];
   looseThirteenF: LooseThirteenF[];
   /** HTML filing documents, waiting to be placed in the filing that lists them. */
   looseHtml: LooseHtml[];
-  /** Bare ownershipDocument XML, waiting for its accession number. */
-  looseOwnership: { path: string; text: string }[];
+  /** Bare ownershipDocument XML, read, waiting for its accession number. */
+  looseOwnership: LooseOwnership[];
   /** `.header.json` files by accession number, and by path without `.header.json`. */
   headerJson: Map<string, HeaderJson>;
   headerJsonByStem: Map<string, HeaderJson>;
   companyFacts: Map<string, CompanyFacts>;
   /** Per submissions file, its filings' `acceptanceDateTime` as written (its clock is settled in resolve.ts). */
-  submissionsAcceptance: { path: string; entries: { record: FilingRecord; written: string }[] }[];
+  submissionsAcceptance: FileExtract['submissionsAcceptance'];
   /** Accession numbers of Forms 3/4/5 filed in plain text: listed as filings, transactions not read. */
   plainTextOwnership: string[];
   /** Company profiles given by filing headers (SGML, `.header.json`, `-index.htm`). */
@@ -72,86 +49,36 @@ export function emptyInputs(): Inputs {
   };
 }
 
+const append = <T>(target: T[], items: readonly T[]): void => {
+  // push(...items) overflows the stack for lists of hundreds of thousands (a data set).
+  for (const item of items) target.push(item);
+};
+
 /**
- * Reads one file into `inputs`, or records it as skipped.
+ * Adds one file's extract to `inputs`; call it in walk order.
  *
- * @param path - the file.
  * @param inputs - collected so far; changed in place.
+ * @param extract - what the file gave.
+ * @param files - how many files the extract stands for (a data set's tables are one extract).
  */
-export async function readInputFile(path: string, inputs: Inputs): Promise<void> {
-  inputs.filesRead++;
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    inputs.skipped.push({ path, reason: `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}` });
-    return;
-  }
-  try {
-    const reason = recognise(path, text, inputs);
-    if (reason !== null) inputs.skipped.push({ path, reason });
-  } catch (error) {
-    inputs.skipped.push({ path, reason: `malformed: ${(error as Error).message}` });
-  }
-}
-
-/** Returns null when the file was used, else the reason it was not. */
-function recognise(path: string, text: string, inputs: Inputs): string | null {
-  const head = text.slice(0, 4096).trimStart().replace(/^\uFEFF/, '');
-  if (head.startsWith('{') || head.startsWith('[')) return recogniseJson(path, JSON.parse(text), inputs);
-  if (/^<(!DOCTYPE html|html)/i.test(head)) return readHtmlInput(path, text, inputs);
-  if (looksLikeCompleteSubmission(head)) return readSubmissionDocuments(parseCompleteSubmission(text), inputs);
-  if (head.startsWith('<?xml') || head.startsWith('<')) {
-    if (isOwnershipXml(head)) {
-      // Parsed now so that a malformed file is reported; its accession number is settled
-      // once every `.header.json` has been read (see resolve.ts).
-      parseOwnershipXml(text, '0000000000-00-000000', null);
-      inputs.looseOwnership.push({ path, text });
-      return null;
-    }
-    if (isCoverPageXml(head)) {
-      inputs.looseThirteenF.push({ dir: dirname(path), path, cover: parseCoverPage(text) });
-      return null;
-    }
-    if (isInfoTableXml(head)) {
-      inputs.looseThirteenF.push({ dir: dirname(path), path, entries: parseInfoTable(text) });
-      return null;
-    }
-    if (/<html|<!DOCTYPE html/i.test(head)) return readHtmlInput(path, text, inputs);
-    return 'XML that is neither an ownershipDocument nor a 13F cover page or information table';
-  }
-  if (head.includes('\t') && head.split('\n', 1)[0]!.split('\t').length > 3) return 'tab-separated data set (not read)';
-  return 'not an EDGAR file this builder reads';
-}
-
-function recogniseJson(path: string, value: unknown, inputs: Inputs): string | null {
-  if (isTickerFile(value)) {
-    inputs.tickers.add(parseTickerFile(value));
-    return null;
-  }
-  if (isSubmissionsFile(value)) {
-    const parsed = parseSubmissions(value, basename(path));
-    if (parsed.company) inputs.companies.set(parsed.company.cik, parsed.company);
-    inputs.filings.push(...parsed.filings);
-    inputs.submissionsAcceptance.push({ path, entries: parsed.acceptance });
-    return null;
-  }
-  if (isCompanyFactsFile(value)) {
-    const facts = parseCompanyFacts(value, FIGURE_CONCEPT_NAMES);
-    inputs.companyFacts.set(facts.cik, facts);
-    return null;
-  }
-  if (isHeaderJson(value)) {
-    const header = parseHeaderJson(value);
+export function addExtract(inputs: Inputs, extract: FileExtract, files = 1): void {
+  inputs.filesRead += files;
+  if (extract.tickers.length > 0) inputs.tickers.add(extract.tickers);
+  for (const company of extract.companies) inputs.companies.set(company.cik, company);
+  append(inputs.filings, extract.filings);
+  append(inputs.ownership, extract.ownership);
+  append(inputs.thirteenF, extract.thirteenF);
+  append(inputs.looseThirteenF, extract.looseThirteenF);
+  append(inputs.looseHtml, extract.looseHtml);
+  append(inputs.looseOwnership, extract.looseOwnership);
+  for (const { stem, header } of extract.headerJson) {
     inputs.headerJson.set(header.accessionNo, header);
-    if (header.issuerCik) {
-      inputs.headerProfiles.push({
-        cik: header.issuerCik, name: header.issuerName ?? '', sic: header.issuerSic, sicDescription: null,
-        stateOfIncorporation: header.issuerStateOfIncorporation, fiscalYearEnd: header.issuerFiscalYearEnd, filedAt: header.filedAt,
-      });
-    }
-    inputs.headerJsonByStem.set(path.replace(/\.header\.json$/i, ''), header);
-    return null;
+    inputs.headerJsonByStem.set(stem, header);
   }
-  return 'JSON that is not a ticker, submissions, companyfacts or header file';
+  for (const facts of extract.companyFacts) inputs.companyFacts.set(facts.cik, facts);
+  append(inputs.submissionsAcceptance, extract.submissionsAcceptance);
+  append(inputs.plainTextOwnership, extract.plainTextOwnership);
+  append(inputs.headerProfiles, extract.headerProfiles);
+  for (const title of extract.unmappedItemTitles) inputs.unmappedItemTitles.set(title, (inputs.unmappedItemTitles.get(title) ?? 0) + 1);
+  append(inputs.skipped, extract.skipped);
 }

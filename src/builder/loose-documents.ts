@@ -8,6 +8,7 @@
 import type { LooseHtml } from './html-inputs.js';
 import type { Inputs } from './inputs.js';
 import type { FilingRecord } from '../edgar/records.js';
+import { pushTo } from '../facts/group.js';
 
 /**
  * The one filing of a submissions JSON that matches a document: same form, same period of
@@ -33,7 +34,7 @@ export function findInSubmissions(records: readonly FilingRecord[], ciks: readon
 export function placeLooseHtml(inputs: Inputs, filings: ReadonlyMap<string, FilingRecord>): void {
   const listing = new Map<string, FilingRecord[]>();
   for (const record of filings.values()) {
-    for (const document of record.documents) listing.set(document, [...(listing.get(document) ?? []), record]);
+    for (const document of record.documents) pushTo(listing, document, record);
   }
   for (const doc of inputs.looseHtml) {
     const listedBy = (listing.get(doc.fileName) ?? []).filter((r) => doc.cik === null || r.cik === doc.cik);

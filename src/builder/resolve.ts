@@ -10,8 +10,8 @@ import { accessionFromName } from '../edgar/conventions.js';
 import type { Inputs, Skipped } from './inputs.js';
 import type { Company, FilingRecord, OwnershipFiling, ThirteenFFiling } from '../edgar/records.js';
 import { findInSubmissions, placeLooseHtml } from './loose-documents.js';
-import { parseOwnershipXml } from '../edgar/ownership-xml.js';
 import { decideSubmissionsClock, readWritten, type SubmissionsClock } from '../edgar/submissions-clock.js';
+import { pushTo } from '../facts/group.js';
 
 /** The inputs, joined and without duplicates. */
 export interface Resolved {
@@ -91,8 +91,7 @@ function resolveOwnership(inputs: Inputs, filings: Map<string, FilingRecord>): O
   const byAccession = new Map<string, OwnershipFiling>();
   for (const filing of inputs.ownership) byAccession.set(filing.accessionNo, filing);
   const loosePaths = new Map<string, string>();
-  for (const { path, text } of inputs.looseOwnership) {
-    const doc = parseOwnershipXml(text, '', null);
+  for (const { path, doc } of inputs.looseOwnership) {
     const header = inputs.headerJsonByStem.get(path.replace(/\.xml$/i, ''));
     let accessionNo = header?.accessionNo ?? accessionFromName(basename(path)) ?? accessionFromName(basename(dirname(path)));
     if (!accessionNo) {
@@ -130,7 +129,7 @@ function resolveThirteenF(inputs: Inputs, filings: Map<string, FilingRecord>): {
     byAccession.set(part.accessionNo, { ...toFiling(part.cover, part.entries, part.accessionNo, part.filedAt), filedAtSource: 'header' });
   }
   const byDir = new Map<string, typeof inputs.looseThirteenF>();
-  for (const part of inputs.looseThirteenF) byDir.set(part.dir, [...(byDir.get(part.dir) ?? []), part]);
+  for (const part of inputs.looseThirteenF) pushTo(byDir, part.dir, part);
   for (const [dir, parts] of byDir) {
     const covers = parts.filter((p) => p.cover);
     const tables = parts.filter((p) => p.entries);

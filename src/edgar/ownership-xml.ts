@@ -20,7 +20,18 @@ export const isOwnershipXml = (xml: string): boolean => xml.includes('<ownership
  * @throws Error when the XML is not an ownershipDocument or lacks issuer or period of report.
  */
 export function parseOwnershipXml(xml: string, accessionNo: string, filedAt: string | null): OwnershipFiling {
-  const doc = child(parseXml(xml), 'ownershipDocument');
+  return readOwnershipDocument(parseXml(xml), accessionNo, filedAt);
+}
+
+/**
+ * Reads an ownershipDocument already parsed by {@link parseXml}, so that a file is parsed once
+ * to be recognised and read.
+ *
+ * @param root - the parsed document (`{ ownershipDocument: {…} }`).
+ * @throws Error as {@link parseOwnershipXml}.
+ */
+export function readOwnershipDocument(root: XmlNode, accessionNo: string, filedAt: string | null): OwnershipFiling {
+  const doc = child(root, 'ownershipDocument');
   if (!doc) throw new Error('no ownershipDocument element');
   const issuer = child(doc, 'issuer');
   const issuerCik = padCik(text(issuer, 'issuerCik'));

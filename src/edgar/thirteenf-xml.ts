@@ -6,7 +6,7 @@
  */
 import { isoDate, padCik } from './conventions.js';
 import type { InfoTableEntry } from './records.js';
-import { child, children, parseXml, text, xmlNumber } from './xml.js';
+import { child, children, parseXml, text, xmlNumber, type XmlNode } from './xml.js';
 
 /** The facts of a 13F cover page. */
 export interface CoverPage {
@@ -34,7 +34,12 @@ export const isInfoTableXml = (xml: string): boolean => xml.includes('informatio
  * @throws Error when the filer CIK or the period of report is missing.
  */
 export function parseCoverPage(xml: string): CoverPage {
-  const root = child(parseXml(xml), 'edgarSubmission');
+  return readCoverPage(parseXml(xml));
+}
+
+/** Reads a cover page already parsed by {@link parseXml}; throws as {@link parseCoverPage}. */
+export function readCoverPage(document: XmlNode): CoverPage {
+  const root = child(document, 'edgarSubmission');
   const header = child(root, 'headerData');
   const cover = child(child(root, 'formData'), 'coverPage');
   const summary = child(child(root, 'formData'), 'summaryPage');
@@ -63,7 +68,12 @@ export function parseCoverPage(xml: string): CoverPage {
  * @throws Error when there is no informationTable element.
  */
 export function parseInfoTable(xml: string): InfoTableEntry[] {
-  const table = child(parseXml(xml), 'informationTable');
+  return readInfoTable(parseXml(xml));
+}
+
+/** Reads an information table already parsed by {@link parseXml}; throws as {@link parseInfoTable}. */
+export function readInfoTable(document: XmlNode): InfoTableEntry[] {
+  const table = child(document, 'informationTable');
   if (!table) throw new Error('no informationTable element');
   const entries: InfoTableEntry[] = [];
   for (const row of children(table, 'infoTable')) {

@@ -35,7 +35,8 @@ export interface InsiderResult {
   replacedByAmendment: number;
 }
 
-const COUNTED = new Set(['P', 'S']);
+/** The transaction codes that insider rows count: P (purchase) and S (sale); the builder keeps no others. */
+export const COUNTED_CODES: ReadonlySet<string> = new Set(['P', 'S']);
 /** USD rounded once to cents, half away from zero. */
 const cents = (usd: Decimal): Decimal => roundDecimal(usd, 2);
 
@@ -86,7 +87,7 @@ export function computeInsiderRows(filings: readonly OwnershipFiling[], options:
     const owner = filing.owners[0];
     if (!owner) continue;
     for (const t of filing.transactions) {
-      if (!COUNTED.has(t.code) || t.date < windowStart || t.date > options.asOf) continue;
+      if (!COUNTED_CODES.has(t.code) || t.date < windowStart || t.date > options.asOf) continue;
       const exact = exactValue(t);
       const entry = byIssuer.get(filing.issuerCik) ?? { filing, trades: [] };
       entry.trades.push({

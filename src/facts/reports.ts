@@ -10,6 +10,7 @@ import type { PositionIssuer } from './issuer-tickers.js';
 import type { KnownFiling } from './known-filings.js';
 import type { Company } from '../edgar/records.js';
 import type { Period, Position } from './whales.js';
+import { pushTo } from './group.js';
 
 /** The company a 13F position's issuer resolves to (issuer-tickers.ts). */
 export type IssuerOf = (position: Position) => PositionIssuer | null;
@@ -86,14 +87,14 @@ function holdersByIssuer(periods: ReadonlyMap<string, Period[]>, issuerOf: Issue
     const sums = new Map<string, Position[]>();
     for (const p of latest.positions.values()) {
       const issuer = p.putCall === null ? issuerOf(p) : null;
-      if (issuer) sums.set(issuer.cik, [...(sums.get(issuer.cik) ?? []), p]);
+      if (issuer) pushTo(sums, issuer.cik, p);
     }
     for (const [issuerCik, positions] of sums) {
-      out.set(issuerCik, [...(out.get(issuerCik) ?? []), {
+      pushTo(out, issuerCik, {
         cik: latest.filerCik, filer: latest.filer, period_of_report: latest.periodOfReport,
         shares: toNumber(sumDecimals(positions.map((p) => fromNumber(p.shares)))),
         value_usd: toNumber(sumDecimals(positions.map((p) => fromNumber(p.valueUsd)))),
-      }]);
+      });
     }
   }
   return out;

@@ -9,6 +9,7 @@ import type { Holding, WhaleRow } from '../rows/types.js';
 import type { InfoTableEntry, ThirteenFFiling } from '../edgar/records.js';
 import { divideDecimal, fromNumber, multiplyDecimal, roundDecimal, toNumber } from './decimal.js';
 import { decideValueUnit, type ValueUnit } from './value-unit.js';
+import { pushTo } from './group.js';
 
 /** One position of a period, values in USD. */
 export interface Position {
@@ -68,7 +69,7 @@ export function foldPeriods(filings: readonly ThirteenFFiling[]): Map<string, Pe
     periods.set(id, period);
   }
   const byFiler = new Map<string, Period[]>();
-  for (const period of periods.values()) byFiler.set(period.filerCik, [...(byFiler.get(period.filerCik) ?? []), period]);
+  for (const period of periods.values()) pushTo(byFiler, period.filerCik, period);
   for (const list of byFiler.values()) list.sort((a, b) => (a.periodOfReport < b.periodOfReport ? -1 : 1));
   return byFiler;
 }

@@ -1,0 +1,90 @@
+/**
+ * Where files are extracted: in worker threads (one per core by default, so that parsing runs
+ * on every core while the main thread merges), or in the main thread. Both read many files at
+ * once, so that no parse waits on a disk read.
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { extractFile } from './extract-file.js';
+import type { FileExtract } from './file-extract.js';
+import type { ExtractRequest } from './extract-worker.js';
+
+/** Extracts batches of files. */
+export interface ExtractPool {
+  /** Extracts the files of a batch; the extracts come in the order of `paths`. */
+  extract(paths: readonly string[]): Promise<FileExtract[]>;
+  /** Stops the workers. */
+  close(): Promise<void>;
+}
+
+/** The default number of extract workers: one per core the process may use. */
+export const defaultWorkers = (): number => availableParallelism();
+
+/**
+ * Creates a pool.
+ *
+ * @param workers - worker threads to start; 0 extracts in the main thread.
+ */
+export function createExtractPool(workers: number): ExtractPool {
+  if (workers === 0) {
+    return { extract: (paths) => Promise.all(paths.map(extractFile)), close: async () => {} };
+  }
+  const start = workerStarter();
+  const pending = new Map<number, { resolve: (extracts: FileExtract[]) => void; reject: (error: Error) => void; worker: number }>();
+  const load = new Array<number>(workers).fill(0);
+  let failure: Error | null = null;
+  const threads = Array.from({ length: workers }, (_, index) => {
+    const worker = start();
+    worker.on('message', ({ id, extracts }: { id: number; extracts: FileExtract[] }) => {
+      const request = pending.get(id);
+      if (!request) return;
+      pending.delete(id);
+      load[index]!--;
+      request.resolve(extracts);
+    });
+    const fail = (error: Error): void => {
+      failure ??= new Error(`extract worker stopped: ${error.message}`);
+      for (const [id, request] of pending) {
+        if (request.worker !== index) continue;
+        pending.delete(id);
+        request.reject(failure);
+      }
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => { if (code !== 0) fail(new Error(`exit code ${code}`)); });
+    return worker;
+  });
+  let nextId = 0;
+  return {
+    extract(paths) {
+      if (failure) return Promise.reject(failure);
+      // The least loaded worker takes the batch.
+      const index = load.indexOf(Math.min(...load));
+      const id = nextId++;
+      load[index]!++;
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject, worker: index });
+        threads[index]!.postMessage({ id, paths: [...paths] } satisfies ExtractRequest);
+      });
+    },
+    async close() {
+      await Promise.all(threads.map((worker) => worker.terminate()));
+    },
+  };
+}
+
+/**
+ * How to start a worker: the sibling module `extract-worker.js` when compiled; when run from
+ * source under tsx (tests, `npx tsx`), `extract-worker.ts` behind tsx's loader, which Node 20
+ * does not pass on to worker threads by itself.
+ */
+function workerStarter(): () => Worker {
+  if (!import.meta.url.endsWith('.ts')) {
+    const url = new URL('./extract-worker.js', import.meta.url);
+    return () => new Worker(url);
+  }
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const source = new URL('./extract-worker.ts', import.meta.url).href;
+  const code = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(source)}); });`;
+  return () => new Worker(code, { eval: true });
+}

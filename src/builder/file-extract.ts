@@ -1,0 +1,177 @@
+/**
+ * What one input file contributes, recognised by its content (never by its folder): ticker
+ * files, submissions JSON, companyfacts JSON, datamule header JSON, complete submissions
+ * (`.txt`/`.nc`), EDGAR's index and header pages, bare ownershipDocument XML, 13F cover pages
+ * and information tables. Each file is read and parsed once; only the extracted records are
+ * kept, never the text. An extract is plain data (arrays of records), so that it can cross a
+ * worker thread and be stored in the build cache as it is.
+ */
+import { basename, dirname } from 'node:path';
+import type { CompanyFacts } from '../edgar/company-facts-json.js';
+import { isCompanyFactsFile, parseCompanyFacts } from '../edgar/company-facts-json.js';
+import { isHeaderJson, isOwnershipXml, parseHeaderJson, readOwnershipDocument, type HeaderJson } from '../edgar/ownership-xml.js';
+import type { Company, FilingRecord, HeaderProfile, InfoTableEntry, OwnershipFiling } from '../edgar/records.js';
+import { looksLikeCompleteSubmission, parseCompleteSubmission } from '../edgar/sgml.js';
+import { isSubmissionsFile, parseSubmissions } from '../edgar/submissions-json.js';
+import { isCoverPageXml, isInfoTableXml, readCoverPage, readInfoTable, type CoverPage } from '../edgar/thirteenf-xml.js';
+import { isTickerFile, parseTickerFile, type TickerEntry } from '../edgar/ticker-files.js';
+import { parseXml } from '../edgar/xml.js';
+import { FIGURE_CONCEPTS } from '../facts/fiscal-periods.js';
+import { COUNTED_CODES } from '../facts/insiders.js';
+import { readHtmlInput, type LooseHtml } from './html-inputs.js';
+import { readSubmissionDocuments } from './submission-documents.js';
+
+/** A file passed over, and why. */
+export interface Skipped {
+  path: string;
+  reason: string;
+}
+
+/** A 13F cover page or information table found on its own, paired later by folder. */
+export interface LooseThirteenF {
+  dir: string;
+  path: string;
+  cover?: CoverPage;
+  entries?: InfoTableEntry[];
+}
+
+/** A 13F filing whose parts came together (a complete submission, or a data set). */
+export interface ThirteenFParts {
+  accessionNo: string;
+  filedAt: string;
+  cover: CoverPage;
+  entries: InfoTableEntry[];
+}
+
+/** A bare ownershipDocument, read, waiting for its accession number (resolve.ts). */
+export interface LooseOwnership {
+  path: string;
+  /** The document, with an empty accession number and no filing date yet. */
+  doc: OwnershipFiling;
+}
+
+/** What one file gave. Every list is in the file's own order. */
+export interface FileExtract {
+  tickers: TickerEntry[];
+  companies: Company[];
+  filings: FilingRecord[];
+  ownership: OwnershipFiling[];
+  thirteenF: ThirteenFParts[];
+  looseThirteenF: LooseThirteenF[];
+  looseHtml: LooseHtml[];
+  looseOwnership: LooseOwnership[];
+  /** `.header.json` files with their path less `.header.json` (the stem a bare XML beside them shares). */
+  headerJson: { stem: string; header: HeaderJson }[];
+  companyFacts: CompanyFacts[];
+  /** Per submissions file, its filings' `acceptanceDateTime` as written (its clock is settled in resolve.ts). */
+  submissionsAcceptance: { path: string; entries: { record: FilingRecord; written: string }[] }[];
+  /** Accession numbers of Forms 3/4/5 filed in plain text: listed as filings, transactions not read. */
+  plainTextOwnership: string[];
+  /** Company profiles given by filing headers (SGML, `.header.json`, `-index.htm`). */
+  headerProfiles: HeaderProfile[];
+  /** 8-K `ITEM INFORMATION` titles that map to no item number, once per time seen. */
+  unmappedItemTitles: string[];
+  skipped: Skipped[];
+}
+
+/** An extract with nothing in it. */
+export function emptyExtract(): FileExtract {
+  return {
+    tickers: [], companies: [], filings: [], ownership: [], thirteenF: [], looseThirteenF: [], looseHtml: [], looseOwnership: [],
+    headerJson: [], companyFacts: [], submissionsAcceptance: [], plainTextOwnership: [], headerProfiles: [], unmappedItemTitles: [], skipped: [],
+  };
+}
+
+/** The us-gaap concepts that the earnings figures are made from. */
+const FIGURE_CONCEPT_NAMES: ReadonlySet<string> = new Set(Object.values(FIGURE_CONCEPTS).flat());
+
+/**
+ * Recognises one file's text and reads it.
+ *
+ * @param path - the file, for names and the reasons of skips.
+ * @param text - its content, decoded as UTF-8.
+ * @returns what it gave; a file that is not used, or is malformed, gives one `skipped` entry.
+ */
+export function extractText(path: string, text: string): FileExtract {
+  const extract = emptyExtract();
+  try {
+    const reason = recognise(path, text, extract);
+    if (reason !== null) extract.skipped.push({ path, reason });
+  } catch (error) {
+    const partial = emptyExtract();
+    partial.skipped.push({ path, reason: `malformed: ${(error as Error).message}` });
+    return partial;
+  }
+  return slim(extract);
+}
+
+/** Returns null when the file was used, else the reason it was not. */
+function recognise(path: string, text: string, out: FileExtract): string | null {
+  const head = text.slice(0, 4096).trimStart().replace(/^\uFEFF/, '');
+  if (head.startsWith('{') || head.startsWith('[')) return recogniseJson(path, JSON.parse(text), out);
+  if (/^<(!DOCTYPE html|html)/i.test(head)) return readHtmlInput(path, text, out);
+  if (looksLikeCompleteSubmission(head)) return readSubmissionDocuments(parseCompleteSubmission(text), out);
+  if (head.startsWith('<')) {
+    // The head tells the kind (as before any parse); one parse then reads the document.
+    if (isOwnershipXml(head)) {
+      // Its accession number is settled once every `.header.json` has been read (resolve.ts).
+      out.looseOwnership.push({ path, doc: readOwnershipDocument(parseXml(text), '', null) });
+      return null;
+    }
+    if (isCoverPageXml(head)) {
+      out.looseThirteenF.push({ dir: dirname(path), path, cover: readCoverPage(parseXml(text)) });
+      return null;
+    }
+    if (isInfoTableXml(head)) {
+      out.looseThirteenF.push({ dir: dirname(path), path, entries: readInfoTable(parseXml(text)) });
+      return null;
+    }
+    if (/<html|<!DOCTYPE html/i.test(head)) return readHtmlInput(path, text, out);
+    return 'XML that is neither an ownershipDocument nor a 13F cover page or information table';
+  }
+  if (head.includes('\t') && head.split('\n', 1)[0]!.split('\t').length > 3) return 'tab-separated data set (not read)';
+  return 'not an EDGAR file this builder reads';
+}
+
+function recogniseJson(path: string, value: unknown, out: FileExtract): string | null {
+  if (isTickerFile(value)) {
+    out.tickers.push(...parseTickerFile(value));
+    return null;
+  }
+  if (isSubmissionsFile(value)) {
+    const parsed = parseSubmissions(value, basename(path));
+    if (parsed.company) out.companies.push(parsed.company);
+    out.filings.push(...parsed.filings);
+    out.submissionsAcceptance.push({ path, entries: parsed.acceptance });
+    return null;
+  }
+  if (isCompanyFactsFile(value)) {
+    out.companyFacts.push(parseCompanyFacts(value, FIGURE_CONCEPT_NAMES));
+    return null;
+  }
+  if (isHeaderJson(value)) {
+    const header = parseHeaderJson(value);
+    if (header.issuerCik) {
+      out.headerProfiles.push({
+        cik: header.issuerCik, name: header.issuerName ?? '', sic: header.issuerSic, sicDescription: null,
+        stateOfIncorporation: header.issuerStateOfIncorporation, fiscalYearEnd: header.issuerFiscalYearEnd, filedAt: header.filedAt,
+      });
+    }
+    out.headerJson.push({ stem: path.replace(/\.header\.json$/i, ''), header });
+    return null;
+  }
+  return 'JSON that is not a ticker, submissions, companyfacts or header file';
+}
+
+/**
+ * Keeps of each ownership document only the transactions that rows count (codes P and S,
+ * facts/insiders.ts): a Form 4 with dozens of awards and exercises weighs what its trades weigh.
+ */
+export function slim(extract: FileExtract): FileExtract {
+  const keep = (doc: OwnershipFiling): void => {
+    if (doc.transactions.some((t) => !COUNTED_CODES.has(t.code))) doc.transactions = doc.transactions.filter((t) => COUNTED_CODES.has(t.code));
+  };
+  extract.ownership.forEach(keep);
+  for (const loose of extract.looseOwnership) keep(loose.doc);
+  return extract;
+}
