@@ -47,6 +47,10 @@ export function buildSection(s: BuildSectionInputs): Record<string, unknown> {
       thirteenf_filed_at_from_signature_date: s.resolved.filedAtFromSignature,
       submissions_clocks: submissionsClockNotes(s.resolved.submissionsClocks, from),
       unmapped_8k_item_titles: Object.fromEntries(s.inputs.unmappedItemTitles),
+      data_sets: s.inputs.dataSets.map((d) => ({
+        source: relative(from, d.source), kind: d.kind === 'insider' ? 'Insider Transactions Data Set' : 'Form 13F Data Set', tables: d.tables,
+        filings: d.filings, rows: d.rows, rows_left_out: d.rowsLeftOut, ...(d.missing ? { missing: d.missing } : {}),
+      })),
       thirteenf_tickers: thirteenFTickerNotes(s.periods, s.issuerOf),
       thirteenf_value_units: [...s.periods.values()].flat().map((p) => ({
         cik: p.filerCik, period_of_report: p.periodOfReport, accession_no: p.accessionNo, value_unit: p.unit.unit,

@@ -89,12 +89,12 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildResult>
   const filingsDays = options.filingsDays ?? BUILD_DEFAULTS.filingsDays;
   const now = (options.now ?? (() => new Date()))();
 
-  const paths = await walkFiles(options.from);
-  const pool = createExtractPool(options.workers ?? (paths.length >= WORKERS_FROM_FILES ? defaultWorkers() : 0));
+  const files = await walkFiles(options.from);
+  const pool = createExtractPool(options.workers ?? (files.length >= WORKERS_FROM_FILES ? defaultWorkers() : 0));
   let inputs: Inputs;
   try {
     let logged = 0;
-    inputs = await readInputs(paths, {
+    inputs = await readInputs(files, {
       pool,
       progress: (read, total) => {
         if (!progress || (read - logged < 1000 && read < total)) return;

@@ -15,6 +15,7 @@ import { looksLikeCompleteSubmission, parseCompleteSubmission } from '../edgar/s
 import { isSubmissionsFile, parseSubmissions } from '../edgar/submissions-json.js';
 import { isCoverPageXml, isInfoTableXml, readCoverPage, readInfoTable, type CoverPage } from '../edgar/thirteenf-xml.js';
 import { isTickerFile, parseTickerFile, type TickerEntry } from '../edgar/ticker-files.js';
+import { looksLikeTsv } from '../edgar/tsv.js';
 import { parseXml } from '../edgar/xml.js';
 import { FIGURE_CONCEPTS } from '../facts/fiscal-periods.js';
 import { COUNTED_CODES } from '../facts/insiders.js';
@@ -72,6 +73,33 @@ export interface FileExtract {
   /** 8-K `ITEM INFORMATION` titles that map to no item number, once per time seen. */
   unmappedItemTitles: string[];
   skipped: Skipped[];
+  /** Forms 3/4/5 from an Insider Transactions Data Set: used where no XML of the same filing is read. */
+  dataSetOwnership: OwnershipFiling[];
+  /** 13F filings from a Form 13F Data Set: used where no XML of the same filing is read. */
+  dataSetThirteenF: ThirteenFParts[];
+  /** What each data set gave, for the manifest. */
+  dataSets: DataSetNote[];
+  /**
+   * Set when the file is a bulk product, to be streamed by the main thread (bulk-inputs.ts)
+   * rather than read whole: a zip archive, or a data-set table.
+   */
+  deferred?: 'archive' | 'table';
+}
+
+/** What one data set (a folder of tables, or a zip) gave. */
+export interface DataSetNote {
+  /** The folder or archive, as read. */
+  source: string;
+  kind: 'insider' | 'thirteenf';
+  /** The tables read, by SEC's names. */
+  tables: string[];
+  filings: number;
+  /** Non-derivative transactions kept (P and S) or information-table entries. */
+  rows: number;
+  /** Rows left out, by reason. */
+  rowsLeftOut: Record<string, number>;
+  /** What the data set could not give, where tables were missing. */
+  missing: string | null;
 }
 
 /** An extract with nothing in it. */
@@ -79,6 +107,7 @@ export function emptyExtract(): FileExtract {
   return {
     tickers: [], companies: [], filings: [], ownership: [], thirteenF: [], looseThirteenF: [], looseHtml: [], looseOwnership: [],
     headerJson: [], companyFacts: [], submissionsAcceptance: [], plainTextOwnership: [], headerProfiles: [], unmappedItemTitles: [], skipped: [],
+    dataSetOwnership: [], dataSetThirteenF: [], dataSets: [],
   };
 }
 
@@ -107,6 +136,14 @@ export function extractText(path: string, text: string): FileExtract {
 
 /** Returns null when the file was used, else the reason it was not. */
 function recognise(path: string, text: string, out: FileExtract): string | null {
+  if (text.startsWith('PK\u0003\u0004')) {
+    out.deferred = 'archive';
+    return null;
+  }
+  if (looksLikeTsv(text.slice(0, 4096))) {
+    out.deferred = 'table';
+    return null;
+  }
   const head = text.slice(0, 4096).trimStart().replace(/^\uFEFF/, '');
   if (head.startsWith('{') || head.startsWith('[')) return recogniseJson(path, JSON.parse(text), out);
   if (/^<(!DOCTYPE html|html)/i.test(head)) return readHtmlInput(path, text, out);
@@ -129,7 +166,6 @@ function recognise(path: string, text: string, out: FileExtract): string | null 
     if (/<html|<!DOCTYPE html/i.test(head)) return readHtmlInput(path, text, out);
     return 'XML that is neither an ownershipDocument nor a 13F cover page or information table';
   }
-  if (head.includes('\t') && head.split('\n', 1)[0]!.split('\t').length > 3) return 'tab-separated data set (not read)';
   return 'not an EDGAR file this builder reads';
 }
 

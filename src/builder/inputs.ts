@@ -8,7 +8,7 @@ import type { HeaderJson } from '../edgar/ownership-xml.js';
 import type { Company, FilingRecord, HeaderProfile, OwnershipFiling } from '../edgar/records.js';
 import { TickerMap } from '../edgar/ticker-files.js';
 import type { LooseHtml } from './html-inputs.js';
-import type { FileExtract, LooseOwnership, LooseThirteenF, Skipped, ThirteenFParts } from './file-extract.js';
+import type { DataSetNote, FileExtract, LooseOwnership, LooseThirteenF, Skipped, ThirteenFParts } from './file-extract.js';
 
 export type { LooseThirteenF, Skipped } from './file-extract.js';
 
@@ -39,6 +39,12 @@ export interface Inputs {
   unmappedItemTitles: Map<string, number>;
   filesRead: number;
   skipped: Skipped[];
+  /** Forms 3/4/5 from Insider Transactions Data Sets: used where no XML of the same filing is read. */
+  dataSetOwnership: OwnershipFiling[];
+  /** 13F filings from Form 13F Data Sets: used where no XML of the same filing is read. */
+  dataSetThirteenF: ThirteenFParts[];
+  /** What each data set gave. */
+  dataSets: DataSetNote[];
 }
 
 /** Creates an empty set of inputs. */
@@ -46,6 +52,7 @@ export function emptyInputs(): Inputs {
   return {
     tickers: new TickerMap(), companies: new Map(), filings: [], ownership: [], thirteenF: [], looseThirteenF: [],
     looseOwnership: [], looseHtml: [], headerJson: new Map(), headerJsonByStem: new Map(), companyFacts: new Map(), submissionsAcceptance: [], plainTextOwnership: [], headerProfiles: [], unmappedItemTitles: new Map(), filesRead: 0, skipped: [],
+    dataSetOwnership: [], dataSetThirteenF: [], dataSets: [],
   };
 }
 
@@ -81,4 +88,7 @@ export function addExtract(inputs: Inputs, extract: FileExtract, files = 1): voi
   append(inputs.headerProfiles, extract.headerProfiles);
   for (const title of extract.unmappedItemTitles) inputs.unmappedItemTitles.set(title, (inputs.unmappedItemTitles.get(title) ?? 0) + 1);
   append(inputs.skipped, extract.skipped);
+  append(inputs.dataSetOwnership, extract.dataSetOwnership);
+  append(inputs.dataSetThirteenF, extract.dataSetThirteenF);
+  append(inputs.dataSets, extract.dataSets);
 }

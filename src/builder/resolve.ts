@@ -30,7 +30,7 @@ export interface Resolved {
   submissionsClocks: ({ path: string } & SubmissionsClock)[];
 }
 
-const SOURCE_RANK: Record<FilingRecord['source'], number> = { submissions: 0, sgml: 1, index: 2, 'header-json': 3 };
+const SOURCE_RANK: Record<FilingRecord['source'], number> = { submissions: 0, sgml: 1, index: 2, 'header-json': 3, 'data-set': 4 };
 
 /**
  * Joins the inputs.
@@ -111,6 +111,8 @@ function resolveOwnership(inputs: Inputs, filings: Map<string, FilingRecord>): O
     byAccession.set(accessionNo, { ...doc, accessionNo });
     loosePaths.set(accessionNo, path);
   }
+  // A data set's record of a filing counts where no XML of it was read: the XML says more (aff10b5One).
+  for (const filing of inputs.dataSetOwnership) if (!byAccession.has(filing.accessionNo)) byAccession.set(filing.accessionNo, filing);
   for (const filing of byAccession.values()) {
     filing.filedAt ??= inputs.headerJson.get(filing.accessionNo)?.filedAt ?? filings.get(filing.accessionNo)?.filedAt ?? null;
     const path = loosePaths.get(filing.accessionNo);
@@ -160,6 +162,9 @@ function resolveThirteenF(inputs: Inputs, filings: Map<string, FilingRecord>): {
     }
     if (!listed) filedAtFromSignature.push(accessionNo);
     byAccession.set(accessionNo, { ...toFiling(cover, tables[0]?.entries ?? [], accessionNo, filedAt), filedAtSource: listed ? 'header' : 'signature' });
+  }
+  for (const part of inputs.dataSetThirteenF) {
+    if (!byAccession.has(part.accessionNo)) byAccession.set(part.accessionNo, { ...toFiling(part.cover, part.entries, part.accessionNo, part.filedAt), filedAtSource: 'header' });
   }
   return { thirteenF: [...byAccession.values()], filedAtFromSignature };
 }

@@ -1,29 +1,58 @@
 /**
  * Lists every regular file under a folder, recursively, in a stable (sorted) order, so that
- * builds from the same input are identical. Hidden entries (`.git`, `.DS_Store`) are passed over.
+ * builds from the same input are identical. Hidden entries (`.git`, `.DS_Store`, fetch's
+ * `.equity-facts-fetch.json`) are passed over. Each file comes with its size and modification
+ * time, which tell the builder how to read it (a bulk archive is streamed) and whether a cached
+ * extract is still its own.
  */
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs';
 import { join } from 'node:path';
+
+/** A file found by the walk. */
+export interface WalkedFile {
+  path: string;
+  /** Bytes. */
+  size: number;
+  /** Modification time, ms since the epoch. */
+  mtimeMs: number;
+}
+
+const readdirAsync = (dir: string): Promise<import('node:fs').Dirent[]> =>
+  new Promise((resolve, reject) => readdir(dir, { withFileTypes: true }, (error, entries) => (error ? reject(error) : resolve(entries))));
+
+/** Stats in flight at once. */
+const STATS_AT_ONCE = 64;
 
 /**
  * Walks `root`.
  *
  * @param root - the folder given to `--from`.
- * @returns paths of regular files, sorted.
+ * @returns regular files, sorted by path.
  * @throws Error when `root` cannot be read.
  */
-export async function walkFiles(root: string): Promise<string[]> {
-  const out: string[] = [];
+export async function walkFiles(root: string): Promise<WalkedFile[]> {
+  const paths: string[] = [];
   const visit = async (dir: string): Promise<void> => {
-    const entries = await readdir(dir, { withFileTypes: true });
+    const entries = await readdirAsync(dir);
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
       if (entry.name.startsWith('.')) continue;
       const path = join(dir, entry.name);
       if (entry.isDirectory()) await visit(path);
-      else if (entry.isFile()) out.push(path);
+      else if (entry.isFile()) paths.push(path);
     }
   };
   await visit(root);
-  return out;
+  const files: WalkedFile[] = new Array(paths.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < paths.length) {
+      const i = next++;
+      const path = paths[i]!;
+      // A file gone since it was listed is kept, so that its read fails and is reported.
+      files[i] = await new Promise((resolve) => stat(path, (error, s) => resolve(error ? { path, size: 0, mtimeMs: 0 } : { path, size: s.size, mtimeMs: s.mtimeMs })));
+    }
+  };
+  await Promise.all(Array.from({ length: STATS_AT_ONCE }, worker));
+  return files;
 }

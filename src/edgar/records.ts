@@ -52,7 +52,7 @@ export interface FilingRecord {
   /** File names of the filing's documents that the source lists (the primary document without its `xsl…/` prefix). */
   documents: string[];
   /** Where the record came from, for precedence: submissions JSON knows the most. */
-  source: 'submissions' | 'sgml' | 'index' | 'header-json';
+  source: 'submissions' | 'sgml' | 'index' | 'header-json' | 'data-set';
 }
 
 /** A reporting owner of a Form 3/4/5 and its relationship to the issuer. */
