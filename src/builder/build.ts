@@ -11,6 +11,7 @@ import { buildSection } from './build-section.js';
 import { companyDirectory } from './companies.js';
 import { computeEarningsRows } from '../facts/earnings.js';
 import { computeFilingRows } from '../facts/filings.js';
+import { ExtractCache, builderFingerprint, type CacheStats } from './extract-cache.js';
 import { createExtractPool, defaultWorkers } from './extract-pool.js';
 import type { Inputs } from './inputs.js';
 import { readInputs } from './read-inputs.js';
@@ -51,6 +52,11 @@ export interface BuildOptions {
   /** Whether to log progress. @default whether stderr is a TTY */
   progress?: boolean;
   /**
+   * Folder of the incremental build cache: extracts of filing documents parsed by earlier builds,
+   * keyed by accession number (extract-cache.ts). @default no cache
+   */
+  cache?: string;
+  /**
    * Worker threads that parse the files; 0 parses in the main thread.
    * @default one per core when there are {@link WORKERS_FROM_FILES} files or more, else 0
    */
@@ -74,6 +80,8 @@ export interface BuildResult {
   dir: string;
   rows: Record<RowKind, number>;
   build: Record<string, unknown>;
+  /** What the cache did, when `cache` was given. */
+  cache?: CacheStats;
 }
 
 /**
@@ -92,10 +100,12 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildResult>
   const files = await walkFiles(options.from);
   const pool = createExtractPool(options.workers ?? (files.length >= WORKERS_FROM_FILES ? defaultWorkers() : 0));
   let inputs: Inputs;
+  let cache: ExtractCache | undefined;
   try {
+    cache = options.cache === undefined ? undefined : await ExtractCache.open(options.cache, await builderFingerprint());
     let logged = 0;
     inputs = await readInputs(files, {
-      pool,
+      pool, cache,
       progress: (read, total) => {
         if (!progress || (read - logged < 1000 && read < total)) return;
         logged = read;
@@ -104,6 +114,11 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildResult>
     });
   } finally {
     await pool.close();
+  }
+  if (cache) {
+    await cache.save();
+    const s = cache.stats;
+    log(`build: cache ${options.cache}: ${s.hits} files from the cache, ${s.misses} parsed, ${s.written} entries written${s.corrupt + s.foreign > 0 ? `, ${s.corrupt} damaged entries and ${s.foreign} foreign segments ignored` : ''}`);
   }
   const resolved = resolveInputs(inputs);
   for (const s of inputs.skipped) log(`build: skipped ${s.path}: ${s.reason}`);
@@ -161,7 +176,7 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildResult>
     publish: options.publish,
   });
   if (progress) log(`build: wrote ${ROW_KINDS.map((k) => `${counts[k]} ${k}`).join(', ')} to ${written.dir}`);
-  return { version, dir: written.dir, rows: counts, build };
+  return { version, dir: written.dir, rows: counts, build, ...(cache ? { cache: cache.stats } : {}) };
 }
 
 function withText<T extends object>(row: T, field: 'summary' | 'recap', value: string | undefined): T {

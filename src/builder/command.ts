@@ -4,7 +4,7 @@
  *
  * ```
  * equity-facts build --from DIR --out SNAPSHOTS_DIR [--as-of YYYY-MM-DD] [--window-days 90]
- *                    [--filings-days 30] [--version V] [--no-publish] [--workers N]
+ *                    [--filings-days 30] [--version V] [--no-publish] [--cache DIR] [--workers N]
  * ```
  */
 import { VERSION_PATTERN } from '../data/snapshot-format.js';
@@ -19,12 +19,13 @@ export const BUILD_USAGE = `usage: equity-facts build --from DIR --out SNAPSHOTS
   --filings-days N      filings window in days, counting as-of (default ${BUILD_DEFAULTS.filingsDays})
   --version V           version label: letters, digits, . _ - (default <as-of>_<build time>)
   --no-publish          write and verify the version without pointing CURRENT at it
+  --cache DIR           incremental build cache: filing documents parsed by earlier builds are not parsed again
   --workers N           worker threads that parse the files, 0 to parse in the main thread (default: one per core from ${WORKERS_FROM_FILES} files on)`;
 
 /** A command-line mistake: reported with the usage and exit code 2. */
 class UsageError extends Error {}
 
-const VALUE_OPTIONS = new Set(['--from', '--out', '--as-of', '--window-days', '--filings-days', '--version', '--workers']);
+const VALUE_OPTIONS = new Set(['--from', '--out', '--as-of', '--window-days', '--filings-days', '--version', '--workers', '--cache']);
 
 /**
  * Parses the words after `build`.
@@ -59,7 +60,7 @@ export function parseBuildArgs(argv: readonly string[]): Omit<BuildOptions, 'log
   const workers = values.get('--workers');
   if (workers !== undefined && (!/^\d+$/.test(workers) || Number(workers) > 64)) throw new UsageError(`--workers must be a whole number from 0 to 64, got ${JSON.stringify(workers)}`);
   return {
-    from, out, asOf, version, publish, workers: workers === undefined ? undefined : Number(workers),
+    from, out, asOf, version, publish, workers: workers === undefined ? undefined : Number(workers), cache: values.get('--cache'),
     windowDays: positiveInteger(values, '--window-days', BUILD_DEFAULTS.windowDays),
     filingsDays: positiveInteger(values, '--filings-days', BUILD_DEFAULTS.filingsDays),
   };

@@ -33,7 +33,9 @@ export function createExtractPool(workers: number): ExtractPool {
   const pending = new Map<number, { resolve: (extracts: FileExtract[]) => void; reject: (error: Error) => void; worker: number }>();
   const load = new Array<number>(workers).fill(0);
   let failure: Error | null = null;
-  const threads = Array.from({ length: workers }, (_, index) => {
+  // Started at the first batch: a build whose files all come from the cache starts none.
+  let started: Worker[] | null = null;
+  const startAll = (): Worker[] => Array.from({ length: workers }, (_, index) => {
     const worker = start();
     worker.on('message', ({ id, extracts }: { id: number; extracts: FileExtract[] }) => {
       const request = pending.get(id);
@@ -64,11 +66,11 @@ export function createExtractPool(workers: number): ExtractPool {
       load[index]!++;
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject, worker: index });
-        threads[index]!.postMessage({ id, paths: [...paths] } satisfies ExtractRequest);
+        (started ??= startAll())[index]!.postMessage({ id, paths: [...paths] } satisfies ExtractRequest);
       });
     },
     async close() {
-      await Promise.all(threads.map((worker) => worker.terminate()));
+      await Promise.all((started ?? []).map((worker) => worker.terminate()));
     },
   };
 }

@@ -1,0 +1,135 @@
+/**
+ * `npm run bench:build [-- --quick]`: the builder's benchmark (issue 14), written into the
+ * "Build" section of BENCHMARKS.md (between its `build:start` and `build:end` markers; the
+ * server benchmark keeps that section when it rewrites the file).
+ *
+ * 1. Raw ownership XML at three sizes (10k, 50k and 250k filings; quick: 2k, 10k, 20k): the real
+ *    XMLs of sec-data copied under new accession numbers, each with its `.header.json`.
+ *    Filings per second and peak RSS, each build in a fresh process of the compiled builder.
+ * 2. A synthetic Insider Transactions Data Set quarter (40,000 filings, 250,000 Table I rows),
+ *    unpacked and zipped.
+ * 3. A synthetic Form 13F Data Set quarter (8,000 filers, 3,000,000 information-table rows).
+ * 4. An incremental rebuild with `--cache` after adding one day (1,000 filings) to the 50k raw
+ *    set (quick: 10k), against the full build of the same files without the cache.
+ *
+ * Inputs are generated into bench-out/build/ on first use and kept.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cpus, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { spawnSync } from 'node:child_process';
+import { BENCH_DIR, runJsonChild } from './processes.js';
+import { writeInsiderQuarter, writeRawOwnership, writeThirteenFQuarter, zipFolder } from './build-inputs.js';
+
+const ROOT = resolve(BENCH_DIR, '../..');
+const OUT = join(ROOT, 'bench-out', 'build');
+const SEC_DATA = process.env.EQF_SEC_DATA ?? resolve(ROOT, '../shared/sec-data');
+
+const { values: flags } = parseArgs({ options: { quick: { type: 'boolean' }, output: { type: 'string' } }, strict: true });
+const quick = flags.quick === true;
+const config = Object.freeze({
+  raw: quick ? [2_000, 10_000, 20_000] : [10_000, 50_000, 250_000],
+  insider: quick ? { filings: 8_000, transactions: 50_000 } : { filings: 40_000, transactions: 250_000 },
+  thirteenF: quick ? { filers: 1_600, entries: 600_000 } : { filers: 8_000, entries: 3_000_000 },
+  incremental: { base: quick ? 10_000 : 50_000, day: 1_000 },
+});
+const output = resolve(flags.output ?? join(ROOT, 'BENCHMARKS.md'));
+const say = (line: string): void => { process.stderr.write(`[bench:build] ${line}\n`); };
+
+interface ChildResult { seconds: number; peakRssBytes: number; rows: Record<string, number>; filesRead: number; cache: string | null }
+interface Measured extends ChildResult { name: string; filings: number; target: string; met: boolean | null }
+
+/** Generates inputs once: a `.done` marker says a folder is whole. */
+async function once(folder: string, make: () => Promise<void>): Promise<string> {
+  if (existsSync(join(folder, '.done'))) return folder;
+  await rm(folder, { recursive: true, force: true });
+  say(`generating ${folder}`);
+  await make();
+  await writeFile(join(folder, '.done'), '');
+  return folder;
+}
+
+const build = async (from: string, extra: Record<string, unknown> = {}): Promise<ChildResult> => {
+  await rm(join(OUT, 'snapshots'), { recursive: true, force: true });
+  return runJsonChild<ChildResult>([join(BENCH_DIR, 'build-child.mjs'), JSON.stringify({ from, out: join(OUT, 'snapshots'), asOf: '2024-12-31', windowDays: 365, filingsDays: 30, version: 'bench', ...extra })]);
+};
+
+async function main(): Promise<number> {
+  if (!existsSync(SEC_DATA)) {
+    process.stderr.write(`bench:build needs the EDGAR test set at ${SEC_DATA} (set EQF_SEC_DATA)\n`);
+    return 1;
+  }
+  say('npm run build');
+  if (spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' }).status !== 0) return 1;
+  const results: Measured[] = [];
+  const record = (name: string, filings: number, r: ChildResult, target: string, met: boolean | null): void => {
+    results.push({ name, filings, ...r, target, met });
+    say(`${name}: ${r.seconds.toFixed(1)} s, ${Math.round(filings / r.seconds)} filings/s, peak RSS ${Math.round(r.peakRssBytes / 2 ** 20)} MiB`);
+  };
+
+  for (const size of config.raw) {
+    const folder = await once(join(OUT, `raw-${size}`), () => writeRawOwnership(SEC_DATA, join(OUT, `raw-${size}`), size));
+    const r = await build(folder);
+    const largest = size === config.raw[config.raw.length - 1];
+    record(`raw ownership XML, ${size.toLocaleString('en-US')} filings`, size, r, largest ? '≥ 2,000 filings/s, peak RSS ≤ 1 GiB' : '≥ 2,000 filings/s',
+      size / r.seconds >= 2000 && (!largest || r.peakRssBytes <= 2 ** 30));
+  }
+
+  const insider = await once(join(OUT, 'insider-quarter'), async () => {
+    await writeInsiderQuarter(join(OUT, 'insider-quarter/tables'), config.insider.filings, config.insider.transactions);
+    await mkdir(join(OUT, 'insider-quarter/zipped'), { recursive: true });
+    await zipFolder(join(OUT, 'insider-quarter/tables'), ['SUBMISSION.tsv', 'REPORTINGOWNER.tsv', 'NONDERIV_TRANS.tsv'], join(OUT, 'insider-quarter/zipped/2024q3_form345.zip'));
+  });
+  for (const [form, folder] of [['unpacked', 'tables'], ['zipped', 'zipped']] as const) {
+    const r = await build(join(insider, folder));
+    record(`Insider Transactions Data Set quarter, ${form} (${config.insider.transactions.toLocaleString('en-US')} Table I rows)`, config.insider.filings, r, '≤ 20 s', r.seconds <= 20);
+  }
+
+  const thirteenF = await once(join(OUT, 'thirteenf-quarter'), () => writeThirteenFQuarter(join(OUT, 'thirteenf-quarter'), config.thirteenF.filers, config.thirteenF.entries));
+  const t = await build(thirteenF);
+  record(`Form 13F Data Set quarter, ${config.thirteenF.entries.toLocaleString('en-US')} information-table rows`, config.thirteenF.filers, t, '≤ 60 s, peak RSS ≤ 1.5 GiB', t.seconds <= 60 && t.peakRssBytes <= 1.5 * 2 ** 30);
+
+  const base = join(OUT, `raw-${config.incremental.base}`);
+  const cache = join(OUT, 'cache');
+  const day = join(base, 'zz-new-day');
+  await rm(cache, { recursive: true, force: true });
+  await rm(day, { recursive: true, force: true });
+  await build(base, { cache });
+  await writeRawOwnership(SEC_DATA, day, config.incremental.day, 0, '0001666666');
+  const filings = config.incremental.base + config.incremental.day;
+  const full = await build(base);
+  record(`full build of ${filings.toLocaleString('en-US')} filings, no cache`, filings, full, '', null);
+  const incremental = await build(base, { cache });
+  record(`incremental build after adding ${config.incremental.day.toLocaleString('en-US')} filings, --cache`, filings, incremental, '≤ 10 % of the full build', incremental.seconds <= 0.1 * full.seconds);
+  await rm(day, { recursive: true, force: true });
+
+  const machine = `${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown'}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB memory, Node ${process.version}`;
+  await writeFile(join(ROOT, 'bench-out', `build-results${quick ? '-quick' : ''}.json`), JSON.stringify({ date: new Date().toISOString(), quick, machine, config, results }, null, 2));
+  await writeSection(render(machine, results));
+  say(`wrote the Build section of ${output}`);
+  return 0;
+}
+
+function render(machine: string, results: readonly Measured[]): string {
+  const lines = [
+    '## Build', '',
+    `Generated by \`npm run bench:build${quick ? ' -- --quick' : ''}\` on ${new Date().toISOString()}${quick ? ' (quick: smaller sizes than the targets name)' : ''}. Machine: ${machine}.`,
+    'Each build runs in a fresh process of the compiled builder (`scripts/bench/build-child.mjs`, one extract worker per core); peak RSS is the process\'s `ru_maxrss`, workers included. Inputs are generated into `bench-out/build/` (`scripts/bench/build-inputs.ts`): raw ownership XML copies the real Forms 3/4/5 of `../shared/sec-data/ownership/datamule_paypal/` (each XML with its `.header.json`) under new accession numbers; the data sets are synthetic quarters with SEC\'s columns.', '',
+    '| build | filings | s | filings/s | peak RSS MiB | target | result |', '|---|---|---|---|---|---|---|',
+    ...results.map((r) => `| ${r.name} | ${r.filings.toLocaleString('en-US')} | ${r.seconds.toFixed(1)} | ${Math.round(r.filings / r.seconds).toLocaleString('en-US')} | ${Math.round(r.peakRssBytes / 2 ** 20)} | ${r.target} | ${r.met === null ? '' : r.met ? 'met' : '**missed**'} |`),
+    '',
+  ];
+  return lines.join('\n');
+}
+
+/** Puts the section between the markers, or at the end of the file. */
+async function writeSection(section: string): Promise<void> {
+  const text = existsSync(output) ? await readFile(output, 'utf8') : '# Benchmarks\n';
+  const marked = `<!-- build:start -->\n${section}<!-- build:end -->`;
+  const re = /<!-- build:start -->[\s\S]*<!-- build:end -->/;
+  await writeFile(output, re.test(text) ? text.replace(re, marked) : `${text.trimEnd()}\n\n${marked}\n`);
+}
+
+process.exitCode = await main();

@@ -1,0 +1,230 @@
+/**
+ * The incremental build cache (`build --cache DIR`): the extracts of filing documents that
+ * earlier builds parsed, keyed by accession number and file name. EDGAR never changes a
+ * filing's documents once accepted, so a daily rebuild parses only the new filings. Files
+ * without an accession number in their name or folder (ticker files, submissions and company
+ * facts JSON, which EDGAR rewrites every night, and the bulk archives) are read every time.
+ *
+ * An entry is used only when it is whole and the builder's own: each segment file starts with
+ * the fingerprint of the builder's code (a new builder ignores an old cache), each entry carries
+ * the SHA-256 of its bytes, and the file's size and modification time must match what the entry
+ * was made from. Anything else (a torn write, a flipped bit, another program's file, a changed
+ * file) is ignored and the file parsed again; it is never trusted.
+ *
+ * Layout: `DIR/segment-*.eqfc`, each `EQFCACHE 1 <fingerprint>\n` then entries
+ * `[u32 LE length][32-byte SHA-256][v8-serialised {key, size, mtimeMs, extract}]`. A build
+ * appends one segment with what it parsed; when dead entries outweigh live ones, or segments
+ * pile up, it writes the live entries into one segment and removes the others.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
+import { accessionFromName } from '../edgar/conventions.js';
+import type { FileExtract } from './file-extract.js';
+import type { WalkedFile } from './walk.js';
+
+const MAGIC = 'EQFCACHE 1 ';
+const SUFFIX = '.eqfc';
+/** Segments kept before they are merged into one. */
+const MAX_SEGMENTS = 8;
+
+interface Entry {
+  key: string;
+  size: number;
+  mtimeMs: number;
+  extract: FileExtract;
+}
+
+/** What the cache did in one build. */
+export interface CacheStats {
+  /** Entries read from the cache folder. */
+  loaded: number;
+  /** Files whose extract came from the cache. */
+  hits: number;
+  /** Cacheable files parsed (new, changed, or without a usable entry). */
+  misses: number;
+  /** Entries passed over as damaged (bad length, checksum or shape). */
+  corrupt: number;
+  /** Segments passed over as another builder's (or not a cache segment at all). */
+  foreign: number;
+  /** Entries written at the end of the build. */
+  written: number;
+}
+
+/**
+ * The cache key of a file: its accession number (from its name, or its folder as in EDGAR's
+ * Archives layout) and its name; undefined for a file that names no accession number.
+ */
+export function cacheKey(path: string): string | undefined {
+  const accession = accessionFromName(basename(path)) ?? accessionFromName(basename(dirname(path)));
+  return accession ? `${accession}/${basename(path)}` : undefined;
+}
+
+const ARRAY_FIELDS = ['tickers', 'companies', 'filings', 'ownership', 'thirteenF', 'looseThirteenF', 'looseHtml', 'looseOwnership', 'headerJson',
+  'companyFacts', 'submissionsAcceptance', 'plainTextOwnership', 'headerProfiles', 'unmappedItemTitles', 'skipped', 'dataSetOwnership', 'dataSetThirteenF', 'dataSets'] as const;
+
+function isEntry(value: unknown): value is Entry {
+  const entry = value as Entry | null;
+  if (typeof entry !== 'object' || entry === null || typeof entry.key !== 'string' || typeof entry.size !== 'number' || typeof entry.mtimeMs !== 'number') return false;
+  const extract = entry.extract as unknown as Record<string, unknown> | null;
+  return typeof extract === 'object' && extract !== null && ARRAY_FIELDS.every((field) => Array.isArray(extract[field]));
+}
+
+/** A cache folder opened for one build. */
+export class ExtractCache {
+  readonly #dir: string;
+  readonly #fingerprint: string;
+  readonly #entries = new Map<string, Entry>();
+  readonly #segments: string[] = [];
+  /** Segments of another builder (or not segments at all): this builder can never use them. */
+  readonly #foreign: string[] = [];
+  readonly #used = new Set<string>();
+  readonly #fresh: Entry[] = [];
+  readonly stats: CacheStats = { loaded: 0, hits: 0, misses: 0, corrupt: 0, foreign: 0, written: 0 };
+
+  private constructor(dir: string, fingerprint: string) {
+    this.#dir = dir;
+    this.#fingerprint = fingerprint;
+  }
+
+  /**
+   * Opens (and creates) a cache folder and reads its entries.
+   *
+   * @param dir - the folder.
+   * @param fingerprint - the builder's fingerprint ({@link builderFingerprint}); segments of another are ignored.
+   * @throws Error when the folder cannot be created or read.
+   */
+  static async open(dir: string, fingerprint: string): Promise<ExtractCache> {
+    const cache = new ExtractCache(dir, fingerprint);
+    await mkdir(dir, { recursive: true });
+    const names = (await readdir(dir)).filter((name) => name.endsWith(SUFFIX)).sort();
+    for (const name of names) {
+      let bytes: Buffer;
+      try {
+        bytes = await readFile(join(dir, name));
+      } catch {
+        continue; // Removed by a build that merged segments meanwhile.
+      }
+      if (cache.#load(bytes)) cache.#segments.push(name);
+      else cache.#foreign.push(name);
+    }
+    return cache;
+  }
+
+  /** Reads a segment's entries; false when it is not this builder's. */
+  #load(bytes: Buffer): boolean {
+    const newline = bytes.indexOf(0x0a);
+    if (newline === -1 || bytes.toString('utf8', 0, newline) !== `${MAGIC}${this.#fingerprint}`) {
+      this.stats.foreign++;
+      return false;
+    }
+    let at = newline + 1;
+    while (at < bytes.length) {
+      if (at + 36 > bytes.length) {
+        this.stats.corrupt++;
+        return true;
+      }
+      const length = bytes.readUInt32LE(at);
+      const end = at + 36 + length;
+      if (end > bytes.length) {
+        // A torn write: the rest of the segment cannot be framed.
+        this.stats.corrupt++;
+        return true;
+      }
+      const payload = bytes.subarray(at + 36, end);
+      const sum = bytes.subarray(at + 4, at + 36);
+      at = end;
+      if (!createHash('sha256').update(payload).digest().equals(sum)) {
+        this.stats.corrupt++;
+        continue;
+      }
+      let entry: unknown;
+      try {
+        entry = deserialize(payload);
+      } catch {
+        this.stats.corrupt++;
+        continue;
+      }
+      if (!isEntry(entry)) {
+        this.stats.corrupt++;
+        continue;
+      }
+      this.#entries.set(entry.key, entry);
+      this.stats.loaded++;
+    }
+    return true;
+  }
+
+  /**
+   * The cached extract of a file, when the cache holds one made from this very file.
+   *
+   * @returns the extract, or undefined (then parse the file and {@link put} it).
+   */
+  get(file: WalkedFile): FileExtract | undefined {
+    const key = cacheKey(file.path);
+    if (key === undefined) return undefined;
+    const entry = this.#entries.get(key);
+    if (entry && entry.size === file.size && entry.mtimeMs === file.mtimeMs) {
+      this.#used.add(key);
+      this.stats.hits++;
+      return entry.extract;
+    }
+    this.stats.misses++;
+    return undefined;
+  }
+
+  /** Stores a file's extract (written by {@link save}); files without an accession number, and failed reads, are not stored. */
+  put(file: WalkedFile, extract: FileExtract): void {
+    const key = cacheKey(file.path);
+    if (key === undefined || extract.deferred || extract.skipped.some((s) => s.reason.startsWith('cannot read'))) return;
+    const entry = { key, size: file.size, mtimeMs: file.mtimeMs, extract };
+    this.#entries.set(key, entry);
+    this.#used.add(key);
+    this.#fresh.push(entry);
+  }
+
+  /**
+   * Writes what this build parsed as a new segment, or, when dead entries outweigh live ones or
+   * segments pile up, all live entries as one segment in place of the others. A segment is
+   * written under a temporary name and renamed, so a reader never sees half of one. Foreign
+   * segments are removed.
+   */
+  async save(): Promise<void> {
+    await Promise.all(this.#foreign.map((segment) => rm(join(this.#dir, segment), { force: true })));
+    const live = this.#used.size;
+    const dead = this.#entries.size - live;
+    const merge = this.#segments.length + 1 > MAX_SEGMENTS || dead > live;
+    const entries = merge ? [...this.#used].map((key) => this.#entries.get(key)!) : this.#fresh;
+    if (entries.length === 0 && !merge) return;
+    const name = `segment-${Date.now().toString(36)}-${process.pid}-${randomBytes(4).toString('hex')}${SUFFIX}`;
+    const parts: Buffer[] = [Buffer.from(`${MAGIC}${this.#fingerprint}\n`)];
+    for (const entry of entries) {
+      const payload = serialize(entry);
+      const head = Buffer.alloc(4);
+      head.writeUInt32LE(payload.length);
+      parts.push(head, createHash('sha256').update(payload).digest(), payload);
+    }
+    const temporary = join(this.#dir, `.${name}.tmp`);
+    await writeFile(temporary, Buffer.concat(parts));
+    await rename(temporary, join(this.#dir, name));
+    this.stats.written = entries.length;
+    if (merge) await Promise.all(this.#segments.map((segment) => rm(join(this.#dir, segment), { force: true })));
+  }
+}
+
+/**
+ * A fingerprint of the builder's code: the SHA-256 of the readers', the builder's and the
+ * computations' own files (source or compiled, whichever runs), so that a cache written by
+ * another version of the builder is never used.
+ */
+export async function builderFingerprint(): Promise<string> {
+  const hash = createHash('sha256');
+  for (const folder of ['../edgar/', './', '../facts/']) {
+    const dir = new URL(folder, import.meta.url);
+    for (const name of (await readdir(dir)).filter((n) => /\.(ts|js)$/.test(n) && !n.endsWith('.d.ts')).sort()) {
+      hash.update(name).update(await readFile(new URL(name, dir)));
+    }
+  }
+  return hash.digest('hex').slice(0, 32);
+}
