@@ -16,7 +16,7 @@ import { createExtractPool, defaultWorkers } from './extract-pool.js';
 import type { Inputs } from './inputs.js';
 import { readInputs } from './read-inputs.js';
 import { addDays } from '../edgar/conventions.js';
-import { computeInsiderRows } from '../facts/insiders.js';
+import { applyAmendments, computeInsiderRows } from '../facts/insiders.js';
 import { issuerLookup } from '../facts/issuer-tickers.js';
 import { knownFilings } from '../facts/known-filings.js';
 import { computeReportRows } from '../facts/reports.js';
@@ -154,7 +154,8 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildResult>
   // A kind with inputs inside the as-of date and its window but no rows means a step dropped everything.
   const windowStart = (days: number): string => addDays(asOf, -(days - 1));
   const hadInputs: Record<RowKind, boolean> = {
-    insiders: known.ownership.some((f) => f.transactions.some((t) => (t.code === 'P' || t.code === 'S') && t.date >= windowStart(windowDays) && t.date <= asOf)),
+    // What a 4/A replaced does not count: an amendment may take back the only trade.
+    insiders: applyAmendments(known.ownership).kept.some((f) => f.transactions.some((t) => (t.code === 'P' || t.code === 'S') && t.date >= windowStart(windowDays) && t.date <= asOf)),
     whales: known.thirteenF.some((f) => f.entries.length > 0),
     earnings: earnings.rows.length + earnings.withoutTicker + earnings.withoutDocument > 0,
     filings: known.filings.some((f) => f.filedAt >= windowStart(filingsDays)),

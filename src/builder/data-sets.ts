@@ -41,6 +41,8 @@ export class DataSetAssembly {
   readonly #insiderSubmissions = new Map<string, InsiderSubmission>();
   readonly #owners = new Map<string, ReportingOwner[]>();
   readonly #transactions = new Map<string, Keyed<OwnershipTransaction>>();
+  /** Table I transactions per filing, every code: whether a 4/A reported any decides whether it replaces the original. */
+  readonly #filed = new Map<string, number>();
   readonly #thirteenFSubmissions = new Map<string, ThirteenFSubmission>();
   readonly #covers = new Map<string, ThirteenFCover>();
   readonly #summaries = new Map<string, { tableEntryTotal: number | null; tableValueTotal: number | null }>();
@@ -103,8 +105,12 @@ export class DataSetAssembly {
       if (name === 'NONDERIV_TRANS') {
         return (row) => {
           const read = readNonDerivativeTransaction(c, row);
-          if (!read) this.#leave('NONDERIV_TRANS row without ACCESSION_NUMBER, TRANS_CODE or TRANS_DATE');
-          else if (COUNTED_CODES.has(read.transaction.code)) this.#keep(this.#transactions, read.accessionNo, read.key, read.transaction);
+          if (!read) {
+            this.#leave('NONDERIV_TRANS row without ACCESSION_NUMBER, TRANS_CODE or TRANS_DATE');
+            return;
+          }
+          this.#filed.set(read.accessionNo, (this.#filed.get(read.accessionNo) ?? 0) + 1);
+          if (COUNTED_CODES.has(read.transaction.code)) this.#keep(this.#transactions, read.accessionNo, read.key, read.transaction);
         };
       }
       return null;
@@ -178,10 +184,12 @@ export class DataSetAssembly {
         });
         if (!complete) continue;
         const transactions = this.#transactions.get(s.accessionNo);
+        const filed = this.#filed.get(s.accessionNo) ?? 0;
         extract.dataSetOwnership.push({
           accessionNo: s.accessionNo, filedAt: s.filedAt, documentType: s.documentType, periodOfReport: s.periodOfReport,
           issuerCik: s.issuerCik, issuerName: s.issuerName, issuerTradingSymbol: s.issuerTradingSymbol,
           owners: this.#owners.get(s.accessionNo) ?? [], plan10b51: s.plan10b51, transactions: transactions ? inKeyOrder(transactions) : [],
+          ...(filed !== (transactions?.items.length ?? 0) ? { transactionsFiled: filed } : {}),
         });
       }
     } else {

@@ -7,12 +7,12 @@
  *
  * An entry is used only when it is whole and the builder's own: each segment file starts with
  * the fingerprint of the builder's code (a new builder ignores an old cache), each entry carries
- * the SHA-256 of its bytes, and the file's size and modification time must match what the entry
+ * the CRC-32 of its bytes, and the file's size and modification time must match what the entry
  * was made from. Anything else (a torn write, a flipped bit, another program's file, a changed
  * file) is ignored and the file parsed again; it is never trusted.
  *
  * Layout: `DIR/segment-*.eqfc`, each `EQFCACHE 1 <fingerprint>\n` then entries
- * `[u32 LE length][32-byte SHA-256][v8-serialised {key, size, mtimeMs, extract}]`. A build
+ * `[u32 LE length][u32 LE CRC-32][v8-serialised {key, size, mtimeMs, extract without its empty lists}]`. A build
  * appends one segment with what it parsed; when dead entries outweigh live ones, or segments
  * pile up, it writes the live entries into one segment and removes the others.
  */
@@ -20,6 +20,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
+import { crc32 } from 'node:zlib';
 import { accessionFromName } from '../edgar/conventions.js';
 import type { FileExtract } from './file-extract.js';
 import type { WalkedFile } from './walk.js';
@@ -33,7 +34,8 @@ interface Entry {
   key: string;
   size: number;
   mtimeMs: number;
-  extract: FileExtract;
+  /** The extract without its empty lists: most of a file's eighteen lists are empty, and each costs an object to store and to read back. */
+  extract: Partial<FileExtract>;
 }
 
 /** What the cache did in one build. */
@@ -63,12 +65,20 @@ export function cacheKey(path: string): string | undefined {
 
 const ARRAY_FIELDS = ['tickers', 'companies', 'filings', 'ownership', 'thirteenF', 'looseThirteenF', 'looseHtml', 'looseOwnership', 'headerJson',
   'companyFacts', 'submissionsAcceptance', 'plainTextOwnership', 'headerProfiles', 'unmappedItemTitles', 'skipped', 'dataSetOwnership', 'dataSetThirteenF', 'dataSets'] as const;
+const FIELDS: ReadonlySet<string> = new Set(ARRAY_FIELDS);
 
 function isEntry(value: unknown): value is Entry {
   const entry = value as Entry | null;
   if (typeof entry !== 'object' || entry === null || typeof entry.key !== 'string' || typeof entry.size !== 'number' || typeof entry.mtimeMs !== 'number') return false;
   const extract = entry.extract as unknown as Record<string, unknown> | null;
-  return typeof extract === 'object' && extract !== null && ARRAY_FIELDS.every((field) => Array.isArray(extract[field]));
+  return typeof extract === 'object' && extract !== null && Object.keys(extract).every((field) => FIELDS.has(field) && Array.isArray(extract[field]));
+}
+
+/** Drops the empty lists of an extract for storage. */
+function compact(extract: FileExtract): Partial<FileExtract> {
+  const out: Record<string, unknown> = {};
+  for (const field of ARRAY_FIELDS) if (extract[field].length > 0) out[field] = extract[field];
+  return out as Partial<FileExtract>;
 }
 
 /** A cache folder opened for one build. */
@@ -121,21 +131,21 @@ export class ExtractCache {
     }
     let at = newline + 1;
     while (at < bytes.length) {
-      if (at + 36 > bytes.length) {
+      if (at + 8 > bytes.length) {
         this.stats.corrupt++;
         return true;
       }
       const length = bytes.readUInt32LE(at);
-      const end = at + 36 + length;
+      const end = at + 8 + length;
       if (end > bytes.length) {
         // A torn write: the rest of the segment cannot be framed.
         this.stats.corrupt++;
         return true;
       }
-      const payload = bytes.subarray(at + 36, end);
-      const sum = bytes.subarray(at + 4, at + 36);
+      const payload = bytes.subarray(at + 8, end);
+      const sum = bytes.readUInt32LE(at + 4);
       at = end;
-      if (!createHash('sha256').update(payload).digest().equals(sum)) {
+      if (crc32(payload) !== sum) {
         this.stats.corrupt++;
         continue;
       }
@@ -161,7 +171,7 @@ export class ExtractCache {
    *
    * @returns the extract, or undefined (then parse the file and {@link put} it).
    */
-  get(file: WalkedFile): FileExtract | undefined {
+  get(file: WalkedFile): Partial<FileExtract> | undefined {
     const key = cacheKey(file.path);
     if (key === undefined) return undefined;
     const entry = this.#entries.get(key);
@@ -178,7 +188,7 @@ export class ExtractCache {
   put(file: WalkedFile, extract: FileExtract): void {
     const key = cacheKey(file.path);
     if (key === undefined || extract.deferred || extract.skipped.some((s) => s.reason.startsWith('cannot read'))) return;
-    const entry = { key, size: file.size, mtimeMs: file.mtimeMs, extract };
+    const entry = { key, size: file.size, mtimeMs: file.mtimeMs, extract: compact(extract) };
     this.#entries.set(key, entry);
     this.#used.add(key);
     this.#fresh.push(entry);
@@ -201,9 +211,10 @@ export class ExtractCache {
     const parts: Buffer[] = [Buffer.from(`${MAGIC}${this.#fingerprint}\n`)];
     for (const entry of entries) {
       const payload = serialize(entry);
-      const head = Buffer.alloc(4);
-      head.writeUInt32LE(payload.length);
-      parts.push(head, createHash('sha256').update(payload).digest(), payload);
+      const head = Buffer.alloc(8);
+      head.writeUInt32LE(payload.length, 0);
+      head.writeUInt32LE(crc32(payload), 4);
+      parts.push(head, payload);
     }
     const temporary = join(this.#dir, `.${name}.tmp`);
     await writeFile(temporary, Buffer.concat(parts));

@@ -205,7 +205,10 @@ function recogniseJson(path: string, value: unknown, out: FileExtract): string |
  */
 export function slim(extract: FileExtract): FileExtract {
   const keep = (doc: OwnershipFiling): void => {
-    if (doc.transactions.some((t) => !COUNTED_CODES.has(t.code))) doc.transactions = doc.transactions.filter((t) => COUNTED_CODES.has(t.code));
+    if (!doc.transactions.some((t) => !COUNTED_CODES.has(t.code))) return;
+    // Whether a 4/A reported any Table I transaction decides whether it replaces the original (facts/insiders.ts).
+    doc.transactionsFiled = doc.transactions.length;
+    doc.transactions = doc.transactions.filter((t) => COUNTED_CODES.has(t.code));
   };
   extract.ownership.forEach(keep);
   for (const loose of extract.looseOwnership) keep(loose.doc);

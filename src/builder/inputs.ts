@@ -56,7 +56,10 @@ export function emptyInputs(): Inputs {
   };
 }
 
-const append = <T>(target: T[], items: readonly T[]): void => {
+const NONE: readonly never[] = [];
+
+const append = <T>(target: T[], items: readonly T[] | undefined): void => {
+  if (items === undefined) return;
   // push(...items) overflows the stack for lists of hundreds of thousands (a data set).
   for (const item of items) target.push(item);
 };
@@ -65,28 +68,28 @@ const append = <T>(target: T[], items: readonly T[]): void => {
  * Adds one file's extract to `inputs`; call it in walk order.
  *
  * @param inputs - collected so far; changed in place.
- * @param extract - what the file gave.
+ * @param extract - what the file gave; a list it lacks is empty (the cache stores extracts so).
  * @param files - how many files the extract stands for (a data set's tables are one extract).
  */
-export function addExtract(inputs: Inputs, extract: FileExtract, files = 1): void {
+export function addExtract(inputs: Inputs, extract: Partial<FileExtract>, files = 1): void {
   inputs.filesRead += files;
-  if (extract.tickers.length > 0) inputs.tickers.add(extract.tickers);
-  for (const company of extract.companies) inputs.companies.set(company.cik, company);
+  if (extract.tickers?.length) inputs.tickers.add(extract.tickers);
+  for (const company of extract.companies ?? NONE) inputs.companies.set(company.cik, company);
   append(inputs.filings, extract.filings);
   append(inputs.ownership, extract.ownership);
   append(inputs.thirteenF, extract.thirteenF);
   append(inputs.looseThirteenF, extract.looseThirteenF);
   append(inputs.looseHtml, extract.looseHtml);
   append(inputs.looseOwnership, extract.looseOwnership);
-  for (const { stem, header } of extract.headerJson) {
+  for (const { stem, header } of extract.headerJson ?? NONE) {
     inputs.headerJson.set(header.accessionNo, header);
     inputs.headerJsonByStem.set(stem, header);
   }
-  for (const facts of extract.companyFacts) inputs.companyFacts.set(facts.cik, facts);
+  for (const facts of extract.companyFacts ?? NONE) inputs.companyFacts.set(facts.cik, facts);
   append(inputs.submissionsAcceptance, extract.submissionsAcceptance);
   append(inputs.plainTextOwnership, extract.plainTextOwnership);
   append(inputs.headerProfiles, extract.headerProfiles);
-  for (const title of extract.unmappedItemTitles) inputs.unmappedItemTitles.set(title, (inputs.unmappedItemTitles.get(title) ?? 0) + 1);
+  for (const title of extract.unmappedItemTitles ?? NONE) inputs.unmappedItemTitles.set(title, (inputs.unmappedItemTitles.get(title) ?? 0) + 1);
   append(inputs.skipped, extract.skipped);
   append(inputs.dataSetOwnership, extract.dataSetOwnership);
   append(inputs.dataSetThirteenF, extract.dataSetThirteenF);

@@ -35,7 +35,7 @@ export async function readInputs(files: readonly WalkedFile[], options: ReadInpu
   const inputs = emptyInputs();
   const inFlight = options.inFlight ?? 8;
   const small = files.filter((file) => file.size <= LARGE_FILE_BYTES);
-  const results: { batch: WalkedFile[]; extracts: Promise<FileExtract[]> }[] = [];
+  const results: { batch: WalkedFile[]; extracts: Promise<Partial<FileExtract>[]> }[] = [];
   let next = 0;
   let read = 0;
   const dispatch = (): void => {
@@ -71,11 +71,11 @@ export async function readInputs(files: readonly WalkedFile[], options: ReadInpu
 }
 
 /** A batch's extracts, in its order: from the cache where it holds them, else from the pool (and then cached). */
-async function extractBatch(batch: readonly WalkedFile[], pool: ExtractPool, cache: ExtractCache | undefined): Promise<FileExtract[]> {
+async function extractBatch(batch: readonly WalkedFile[], pool: ExtractPool, cache: ExtractCache | undefined): Promise<Partial<FileExtract>[]> {
   if (!cache) return pool.extract(batch.map((file) => file.path));
   const extracts = batch.map((file) => cache.get(file));
   const missing = batch.filter((_, i) => extracts[i] === undefined);
-  if (missing.length === 0) return extracts as FileExtract[];
+  if (missing.length === 0) return extracts as Partial<FileExtract>[];
   const parsed = await pool.extract(missing.map((file) => file.path));
   let j = 0;
   return extracts.map((known, i) => {

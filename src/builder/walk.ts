@@ -5,7 +5,7 @@
  * time, which tell the builder how to read it (a bulk archive is streamed) and whether a cached
  * extract is still its own.
  */
-import { readdir, stat } from 'node:fs';
+import { readdir, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** A file found by the walk. */
@@ -19,9 +19,6 @@ export interface WalkedFile {
 
 const readdirAsync = (dir: string): Promise<import('node:fs').Dirent[]> =>
   new Promise((resolve, reject) => readdir(dir, { withFileTypes: true }, (error, entries) => (error ? reject(error) : resolve(entries))));
-
-/** Stats in flight at once. */
-const STATS_AT_ONCE = 64;
 
 /**
  * Walks `root`.
@@ -43,16 +40,12 @@ export async function walkFiles(root: string): Promise<WalkedFile[]> {
     }
   };
   await visit(root);
-  const files: WalkedFile[] = new Array(paths.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < paths.length) {
-      const i = next++;
-      const path = paths[i]!;
-      // A file gone since it was listed is kept, so that its read fails and is reported.
-      files[i] = await new Promise((resolve) => stat(path, (error, s) => resolve(error ? { path, size: 0, mtimeMs: 0 } : { path, size: s.size, mtimeMs: s.mtimeMs })));
-    }
-  };
-  await Promise.all(Array.from({ length: STATS_AT_ONCE }, worker));
+  // Synchronous stats: metadata is almost always in the page cache, and a synchronous stat costs
+  // a third of a callback one (no thread-pool round trip); an incremental build stats every file.
+  const files: WalkedFile[] = paths.map((path) => {
+    const s = statSync(path, { throwIfNoEntry: false });
+    // A file gone since it was listed is kept, so that its read fails and is reported.
+    return s ? { path, size: s.size, mtimeMs: s.mtimeMs } : { path, size: 0, mtimeMs: 0 };
+  });
   return files;
 }

@@ -94,6 +94,11 @@ export interface OwnershipFiling {
   /** Rule 10b5-1(c) checkbox (`aff10b5One`), null where the form predates it. */
   plan10b51: boolean | null;
   transactions: OwnershipTransaction[];
+  /**
+   * How many Table I transactions the form reported, where `transactions` holds only some of
+   * them (the builder keeps the codes rows count); absent when `transactions` is all of them.
+   */
+  transactionsFiled?: number;
 }
 
 /** One row of a 13F information table. */

@@ -58,7 +58,7 @@ export function applyAmendments(filings: readonly OwnershipFiling[]): { kept: Ow
   const order = (f: OwnershipFiling): string => `${f.filedAt ?? ''}|${f.accessionNo}`;
   const replacing = new Map<string, OwnershipFiling>();
   for (const f of forms) {
-    if (f.documentType !== '4/A' || f.transactions.length === 0) continue;
+    if (f.documentType !== '4/A' || (f.transactionsFiled ?? f.transactions.length) === 0) continue;
     const known = replacing.get(key(f));
     if (!known || order(f) > order(known)) replacing.set(key(f), f);
   }

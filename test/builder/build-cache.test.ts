@@ -5,11 +5,11 @@
  */
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { cp, mkdtemp, readFile, readdir, rm, truncate, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serialize } from 'node:v8';
+import { crc32 } from 'node:zlib';
 import { buildSnapshot, type BuildResult } from '../../src/builder/build.js';
 import { cacheKey } from '../../src/builder/extract-cache.js';
 import { ROW_KINDS } from '../../src/rows/schemas.js';
@@ -99,9 +99,10 @@ test(skip ? `damaged cache (${skip})` : 'a damaged entry, a torn segment, a fore
   const [current] = await segments(cache);
   const header = (await readFile(current!)).subarray(0, (await readFile(current!)).indexOf(0x0a) + 1);
   const payload = serialize({ key: cacheKey(join(from, 'ownership', `${FILINGS[0]}.xml`)), size: 1, mtimeMs: 1, extract: { filings: 'not a list' } });
-  const length = Buffer.alloc(4);
-  length.writeUInt32LE(payload.length);
-  await writeFile(join(cache, 'segment-zz.eqfc'), Buffer.concat([header, length, createHash('sha256').update(payload).digest(), payload]));
+  const frame = Buffer.alloc(8);
+  frame.writeUInt32LE(payload.length, 0);
+  frame.writeUInt32LE(crc32(payload), 4);
+  await writeFile(join(cache, 'segment-zz.eqfc'), Buffer.concat([header, frame, payload]));
   const shaped = await build(from, join(dir, 'out'), cache);
   assert.equal(shaped.result.cache?.corrupt, 1);
   assert.deepEqual(shaped.rows, clean.rows);
