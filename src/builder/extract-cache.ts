@@ -32,6 +32,8 @@ const MAX_SEGMENTS = 8;
 
 interface Entry {
   key: string;
+  /** The file's path when it was parsed: paths inside the extract name it (a moved folder is parsed again). */
+  path: string;
   size: number;
   mtimeMs: number;
   /** The extract without its empty lists: most of a file's eighteen lists are empty, and each costs an object to store and to read back. */
@@ -69,7 +71,7 @@ const FIELDS: ReadonlySet<string> = new Set(ARRAY_FIELDS);
 
 function isEntry(value: unknown): value is Entry {
   const entry = value as Entry | null;
-  if (typeof entry !== 'object' || entry === null || typeof entry.key !== 'string' || typeof entry.size !== 'number' || typeof entry.mtimeMs !== 'number') return false;
+  if (typeof entry !== 'object' || entry === null || typeof entry.key !== 'string' || typeof entry.path !== 'string' || typeof entry.size !== 'number' || typeof entry.mtimeMs !== 'number') return false;
   const extract = entry.extract as unknown as Record<string, unknown> | null;
   return typeof extract === 'object' && extract !== null && Object.keys(extract).every((field) => FIELDS.has(field) && Array.isArray(extract[field]));
 }
@@ -167,7 +169,8 @@ export class ExtractCache {
   }
 
   /**
-   * The cached extract of a file, when the cache holds one made from this very file.
+   * The cached extract of a file, when the cache holds one made from this very file (same path,
+   * size and modification time).
    *
    * @returns the extract, or undefined (then parse the file and {@link put} it).
    */
@@ -175,7 +178,7 @@ export class ExtractCache {
     const key = cacheKey(file.path);
     if (key === undefined) return undefined;
     const entry = this.#entries.get(key);
-    if (entry && entry.size === file.size && entry.mtimeMs === file.mtimeMs) {
+    if (entry && entry.path === file.path && entry.size === file.size && entry.mtimeMs === file.mtimeMs) {
       this.#used.add(key);
       this.stats.hits++;
       return entry.extract;
@@ -188,7 +191,7 @@ export class ExtractCache {
   put(file: WalkedFile, extract: FileExtract): void {
     const key = cacheKey(file.path);
     if (key === undefined || extract.deferred || extract.skipped.some((s) => s.reason.startsWith('cannot read'))) return;
-    const entry = { key, size: file.size, mtimeMs: file.mtimeMs, extract: compact(extract) };
+    const entry = { key, path: file.path, size: file.size, mtimeMs: file.mtimeMs, extract: compact(extract) };
     this.#entries.set(key, entry);
     this.#used.add(key);
     this.#fresh.push(entry);

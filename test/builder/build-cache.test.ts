@@ -5,7 +5,7 @@
  */
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { cp, mkdtemp, readFile, readdir, rm, truncate, utimes, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, readdir, rename, rm, truncate, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serialize } from 'node:v8';
@@ -98,7 +98,7 @@ test(skip ? `damaged cache (${skip})` : 'a damaged entry, a torn segment, a fore
   // Well framed, right checksum, fingerprint of this builder, but not an entry's shape: ignored.
   const [current] = await segments(cache);
   const header = (await readFile(current!)).subarray(0, (await readFile(current!)).indexOf(0x0a) + 1);
-  const payload = serialize({ key: cacheKey(join(from, 'ownership', `${FILINGS[0]}.xml`)), size: 1, mtimeMs: 1, extract: { filings: 'not a list' } });
+  const payload = serialize({ key: cacheKey(join(from, 'ownership', `${FILINGS[0]}.xml`)), path: join(from, 'ownership', `${FILINGS[0]}.xml`), size: 1, mtimeMs: 1, extract: { filings: 'not a list' } });
   const frame = Buffer.alloc(8);
   frame.writeUInt32LE(payload.length, 0);
   frame.writeUInt32LE(crc32(payload), 4);
@@ -126,4 +126,13 @@ test('cache keys name the accession number from the file name or from EDGAR\'s A
   assert.equal(cacheKey('/in/Archives/edgar/data/1318605/000089924322035394/doc4.xml'), '0000899243-22-035394/doc4.xml');
   assert.equal(cacheKey('/in/submissions/CIK0001318605.json'), undefined);
   assert.equal(cacheKey('/in/files/company_tickers.json'), undefined);
+});
+
+test(skip ? `moved input folder (${skip})` : 'an entry made from a file at another path is not used: paths inside an extract name the file', { skip }, async (t) => {
+  const { from, cache, dir } = await workspace(t);
+  await build(from, join(dir, 'out'), cache);
+  const moved = join(dir, 'moved');
+  await rename(from, moved);
+  const again = await build(moved, join(dir, 'out'), cache);
+  assert.deepEqual([again.result.cache?.hits, again.result.cache?.misses], [0, 10]);
 });
