@@ -13,6 +13,7 @@ import { buildSnapshot } from '../../src/builder/build.js';
 import { runFetch } from '../../src/fetch/fetch-run.js';
 import { ROW_KINDS } from '../../src/rows/schemas.js';
 import { EdgarReplay, SEC_DATA } from '../helpers/edgar-replay.js';
+import { fixtureRun } from '../helpers/fixture-run.js';
 import { replayTime } from '../helpers/replay-time.js';
 
 const skip = existsSync(SEC_DATA) ? false : `skipped: the EDGAR test set ${SEC_DATA} is absent (set EQF_SEC_DATA)`;
@@ -68,4 +69,46 @@ test(skip ? `fetch then build equals build on sec-data (${skip})` : 'fetch then 
   const insiders = (await readFile(join(dir, 'snap-fetched', 'v', 'insiders.ndjson'), 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l));
   const tsla = insiders.find((r) => r.ticker === 'TSLA');
   assert.ok(tsla.notable.some((n: { accession_no: string }) => n.accession_no === '0000899243-22-035394'), 'Musk\'s sale of 2022-11-08 is built from the fetched XML');
+});
+
+/** EDGAR's "Filing Detail" page for the fixture's 8-K 2.02, in EDGAR's own template (as sec-data's Adobe index page). */
+const EQFX_8K_INDEX = `<html><body><div id="contentDiv"><div class="formDiv">
+<div id="formHeader"><div id="formName"><strong>Form 8-K</strong> - Current report: </div>
+<div id="secNum"><strong><acronym title="Securities and Exchange Commission">SEC</acronym> Accession <acronym title="Number">No.</acronym></strong> 0001234567-24-000005</div></div>
+<div class="formContent"><div class="formGrouping"><div class="infoHead">Filing Date</div>
+<div class="info">2024-04-25</div>
+<div class="infoHead">Accepted</div>
+<div class="info">2024-04-25 16:05:00</div></div>
+<div class="formGrouping"><div class="infoHead">Items</div>
+<div class="info">Item 2.02: Results of Operations and Financial Condition<br />Item 9.01: Financial Statements and Exhibits</div></div></div>
+<table class="tableFile" summary="Document Format Files">
+<tr><th scope="col">Seq</th><th scope="col">Description</th><th scope="col">Document</th><th scope="col">Type</th><th scope="col">Size</th></tr>
+<tr><td scope="row">1</td><td scope="row">8-K</td><td scope="row"><a href="/ix?doc=/Archives/edgar/data/1234567/000123456724000005/eqfx-20240425.htm">eqfx-20240425.htm</a> &nbsp;&nbsp;<span style="color: green">iXBRL</span></td><td scope="row">8-K</td><td scope="row">100</td></tr>
+<tr class="blueRow"><td scope="row">2</td><td scope="row">PRESS RELEASE</td><td scope="row"><a href="/Archives/edgar/data/1234567/000123456724000005/eqfx-ex991.htm">eqfx-ex991.htm</a></td><td scope="row">EX-99.1</td><td scope="row">200</td></tr>
+</table>
+<div class="companyInfo"><span class="companyName">Equity Facts Example Corp (Filer)
+ <acronym title="Central Index Key">CIK</acronym>: <a href="/cgi-bin/browse-edgar?CIK=0001234567&amp;action=getcompany">0001234567 (see all company filings)</a></span>
+<p class="identInfo">State of Incorp.: <strong>DE</strong> | Fiscal Year End: <strong>1231</strong><br />Type: <strong>8-K</strong></p></div>
+</div></div></body></html>
+`;
+
+test('after fetch, an 8-K 2.02\'s release_url is the EX-99.1 that its -index.htm page names, not the primary document', async (t) => {
+  const { replay, out, options } = await fixtureRun(t);
+  replay.set('/Archives/edgar/data/1234567/000123456724000005/0001234567-24-000005-index.htm', EQFX_8K_INDEX);
+  await runFetch(options());
+  const index = join(out, 'Archives/edgar/data/1234567/000123456724000005/0001234567-24-000005-index.htm');
+  assert.ok(existsSync(index));
+  const earnings = async (version: string) => {
+    const result = await buildSnapshot({
+      from: out, out: join(out, '..', `snap-${version}`), asOf: '2024-12-31', windowDays: 36_600, filingsDays: 36_600, version, publish: false,
+      now: () => new Date('2025-01-02T00:00:00Z'), log: () => {}, progress: false,
+    });
+    return (await readFile(join(result.dir, 'earnings.ndjson'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { accession_no: string; release_url: string });
+  };
+  const [row] = await earnings('with-index');
+  assert.deepEqual([row?.accession_no, row?.release_url], ['0001234567-24-000005', 'https://www.sec.gov/Archives/edgar/data/1234567/000123456724000005/eqfx-ex991.htm']);
+  // The index page is what tells: without it the release falls back to the primary document.
+  await rm(index);
+  const [fallback] = await earnings('without-index');
+  assert.equal(fallback?.release_url, 'https://www.sec.gov/Archives/edgar/data/1234567/000123456724000005/eqfx-20240425.htm');
 });
