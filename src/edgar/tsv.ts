@@ -42,26 +42,43 @@ export class TsvColumns {
  * @throws Error when the text is not a well-formed table (an unclosed quote, say); the message
  *   names the line.
  */
-export async function readTsv(input: Readable, onHeader: (columns: TsvColumns) => boolean, onRow: (row: string[], line: number) => void): Promise<number> {
+export function readTsv(input: Readable, onHeader: (columns: TsvColumns) => boolean, onRow: (row: string[], line: number) => void): Promise<number> {
   // relax_quotes: a quote inside an unquoted field (`5" barrel`) is text, as SEC writes it;
   // relax_column_count: a short row is read with its missing fields empty, not refused.
-  const parser = input.pipe(parse({ delimiter: '\t', quote: '"', relax_quotes: true, relax_column_count: true, bom: true, skip_empty_lines: true }));
-  let columns: TsvColumns | null = null;
-  let rows = 0;
-  try {
-    for await (const row of parser as AsyncIterable<string[]>) {
-      if (columns === null) {
-        columns = new TsvColumns(row);
-        if (!onHeader(columns)) break;
-        continue;
+  const parser = parse({ delimiter: '\t', quote: '"', relax_quotes: true, relax_column_count: true, bom: true, skip_empty_lines: true });
+  return new Promise((resolve, reject) => {
+    let columns: TsvColumns | null = null;
+    let rows = 0;
+    let done = false;
+    const finish = (error?: unknown): void => {
+      if (done) return;
+      done = true;
+      input.unpipe(parser);
+      input.destroy();
+      parser.destroy();
+      if (error === undefined) resolve(rows);
+      else reject(error instanceof Error ? error : new Error(String(error)));
+    };
+    // Events rather than an async iterator: a promise per row is much of the cost of a table of millions.
+    parser.on('data', (row: string[]) => {
+      if (done) return;
+      try {
+        if (columns === null) {
+          columns = new TsvColumns(row);
+          if (!onHeader(columns)) finish();
+          return;
+        }
+        rows++;
+        onRow(row, rows + 1);
+      } catch (error) {
+        finish(error);
       }
-      rows++;
-      onRow(row, rows + 1);
-    }
-  } finally {
-    input.destroy();
-  }
-  return rows;
+    });
+    parser.on('end', () => finish());
+    parser.on('error', finish);
+    input.on('error', finish);
+    input.pipe(parser);
+  });
 }
 
 /**

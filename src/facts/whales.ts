@@ -112,8 +112,26 @@ export function compareHolding(current: Position | undefined, previous: Position
   };
 }
 
+/** `value_usd` as {@link compareHolding} gives it, without decimal arithmetic for the whole dollars 13F values are. */
+const usd = (n: number): number => (Number.isInteger(n) ? n : round(n, 2));
+
+/** Larger first, then CUSIP, then put/call: a total order, so ties fall the same way whatever the input order. */
+const byCusip = (a: Holding, b: Holding): number => (a.cusip < b.cusip ? -1 : a.cusip > b.cusip ? 1 : (a.put_call ?? '') < (b.put_call ?? '') ? -1 : (a.put_call ?? '') > (b.put_call ?? '') ? 1 : 0);
+
 /**
- * Computes one whale row per filer from its latest period.
+ * The items whose key is among the `n` largest (every item tied with the n-th kept), in input
+ * order: the candidates for a top-n, so that exact figures are computed for them alone.
+ */
+function candidates<T>(items: readonly T[], n: number, key: (item: T) => number): T[] {
+  if (items.length <= n) return [...items];
+  const keys = items.map(key);
+  const threshold = [...keys].sort((a, b) => b - a)[n - 1]!;
+  return items.filter((_, i) => keys[i]! >= threshold);
+}
+
+/**
+ * Computes one whale row per filer from its latest period. Exact figures (weights, changes in
+ * percent) are computed only for the positions a row shows: a filer may hold thousands.
  *
  * @param periods - from {@link foldPeriods}.
  * @param ticker - CUSIP-to-ticker lookup, null where not confident.
@@ -123,29 +141,36 @@ export function computeWhaleRows(periods: Map<string, Period[]>, ticker: (p: Pos
   for (const list of periods.values()) {
     const latest = list[list.length - 1]!;
     const previous = list.length > 1 ? list[list.length - 2]! : null;
-    const total = [...latest.positions.values()].reduce((s, p) => s + p.valueUsd, 0);
-    const holdings = [...latest.positions.values()].map((p) => compareHolding(p, previous?.positions.get(p.key), previous !== null, total, ticker));
-    const soldOut = previous
-      ? [...previous.positions.values()].filter((p) => !latest.positions.has(p.key)).map((p) => compareHolding(undefined, p, true, total, ticker))
-      : [];
-    const byValue = (a: Holding, b: Holding): number => b.value_usd - a.value_usd || (a.cusip < b.cusip ? -1 : 1);
-    const valueChange = (h: Holding): number => {
-      const before = previous?.positions.get(positionKey({ cusip: h.cusip, putCall: h.put_call }))?.valueUsd ?? 0;
-      return Math.abs(h.value_usd - before);
-    };
+    const held = [...latest.positions.values()];
+    const total = held.reduce((s, p) => s + p.valueUsd, 0);
+    const soldOut = previous ? [...previous.positions.values()].filter((p) => !latest.positions.has(p.key)) : [];
+    const holding = (p: Position): Holding => compareHolding(p, previous?.positions.get(p.key), previous !== null, total, ticker);
+    const topHoldings = candidates(held, 10, (p) => usd(p.valueUsd)).map(holding)
+      .sort((a, b) => b.value_usd - a.value_usd || byCusip(a, b)).slice(0, 10);
     // decisions §6: the largest absolute value changes, so a position held at the same share
     // count whose value moved is a move too; one whose value did not move is not.
-    const moves = previous
-      ? [...holdings, ...soldOut].filter((h) => valueChange(h) > 0)
-        .sort((a, b) => valueChange(b) - valueChange(a) || (a.cusip < b.cusip ? -1 : 1)).slice(0, 10)
-      : [];
+    const change = (current: Position | undefined, before: Position | undefined): number => Math.abs(usd(current?.valueUsd ?? 0) - (before?.valueUsd ?? 0));
+    let moves: Holding[] = [];
     const changes = { new: 0, added: 0, reduced: 0, unchanged: 0, sold_out: 0 };
-    for (const h of [...holdings, ...soldOut]) if (h.action !== null) changes[h.action]++;
+    if (previous) {
+      const moved = [
+        ...held.map((p) => ({ p, before: previous.positions.get(p.key), now: p as Position | undefined })),
+        ...soldOut.map((p) => ({ p, before: p as Position | undefined, now: undefined })),
+      ].filter((m) => change(m.now, m.before) > 0);
+      moves = candidates(moved, 10, (m) => change(m.now, m.before))
+        .map((m) => ({ h: m.now ? holding(m.now) : compareHolding(undefined, m.p, true, total, ticker), size: change(m.now, m.before) }))
+        .sort((a, b) => b.size - a.size || byCusip(a.h, b.h)).slice(0, 10).map((m) => m.h);
+      for (const p of held) {
+        const before = previous.positions.get(p.key);
+        changes[!before ? 'new' : p.shares > before.shares ? 'added' : p.shares < before.shares ? 'reduced' : 'unchanged']++;
+      }
+      changes.sold_out = soldOut.length;
+    }
     rows.push({
       type: 'whale', cik: latest.filerCik, filer: latest.filer, period_of_report: latest.periodOfReport,
       filed_at: latest.filedAt, accession_no: latest.accessionNo, previous_period: previous?.periodOfReport ?? null,
       total_value_usd: round(total, 2), n_positions: latest.positions.size, value_unit: latest.unit.unit,
-      value_unit_inferred: latest.unit.inferred, top_holdings: [...holdings].sort(byValue).slice(0, 10), moves,
+      value_unit_inferred: latest.unit.inferred, top_holdings: topHoldings, moves,
       position_changes: previous ? changes : null,
     });
   }
