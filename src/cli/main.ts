@@ -16,7 +16,7 @@ usage:
   equity-facts keys add --file F --plan P --account A [--label L]
   equity-facts keys list --file F
   equity-facts keys set-status --file F ID STATUS
-  equity-facts build --from DIR --out SNAPSHOTS_DIR [--as-of YYYY-MM-DD] [--window-days 90] [--filings-days N] [--version V]
+  equity-facts build --from DIR --out SNAPSHOTS_DIR [--as-of YYYY-MM-DD] [--window-days 90] [--filings-days N] [--version V] [--cache DIR] [--workers N]
   equity-facts fetch --user-agent "Name email" --out DIR (--tickers T,… | --ciks C,… | --all) [--since YYYY-MM-DD] [--bulk] [--base-url URL]
 
 serve settings (flag, environment variable, default):
