@@ -57,7 +57,7 @@ const say = (line: string): void => { process.stderr.write(`[bench] ${line}\n`);
 async function main(): Promise<number> {
   if (flags['render-only']) {
     const results = JSON.parse(await readFile(join(OUT, `results${quick ? '-quick' : ''}.json`), 'utf8')) as BenchResults;
-    await writeFile(output, renderMarkdown(results));
+    await writeFile(output, await keepBuildSection(renderMarkdown(results)));
     say(`wrote ${output} from the results of ${results.date}`);
     return 0;
   }
@@ -152,7 +152,7 @@ async function main(): Promise<number> {
       command: `npm run bench${quick ? ' -- --quick' : ''}`,
     };
     await writeFile(join(OUT, `results${quick ? '-quick' : ''}.json`), `${JSON.stringify(results, null, 2)}\n`);
-    await writeFile(output, renderMarkdown(results));
+    await writeFile(output, await keepBuildSection(renderMarkdown(results)));
     say(`wrote ${output}`);
     process.stdout.write(renderMarkdown(results));
     return 0;
@@ -250,3 +250,10 @@ main().then((code) => { process.exitCode = code; }, (error: unknown) => {
   process.stderr.write(`bench: ${(error as Error).stack ?? String(error)}\n`);
   process.exitCode = 1;
 });
+
+/** The server report, with the Build section that `npm run bench:build` wrote into the old file (between its markers) kept. */
+async function keepBuildSection(markdown: string): Promise<string> {
+  const old = existsSync(output) ? await readFile(output, 'utf8') : '';
+  const section = /<!-- build:start -->[\s\S]*<!-- build:end -->/.exec(old)?.[0];
+  return section ? `${markdown.trimEnd()}\n\n${section}\n` : markdown;
+}
