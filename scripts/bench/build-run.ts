@@ -77,17 +77,20 @@ async function main(): Promise<number> {
       size / r.seconds >= 2000 && (!largest || r.peakRssBytes <= 2 ** 30));
   }
 
-  const insider = await once(join(OUT, 'insider-quarter'), async () => {
-    await writeInsiderQuarter(join(OUT, 'insider-quarter/tables'), config.insider.filings, config.insider.transactions);
-    await mkdir(join(OUT, 'insider-quarter/zipped'), { recursive: true });
-    await zipFolder(join(OUT, 'insider-quarter/tables'), ['SUBMISSION.tsv', 'REPORTINGOWNER.tsv', 'NONDERIV_TRANS.tsv'], join(OUT, 'insider-quarter/zipped/2024q3_form345.zip'));
+  // Folder names carry the sizes: a quick run's smaller quarter is never taken for the real one.
+  const insider = await once(join(OUT, `insider-quarter-${config.insider.filings}-${config.insider.transactions}`), async () => {
+    const folder = join(OUT, `insider-quarter-${config.insider.filings}-${config.insider.transactions}`);
+    await writeInsiderQuarter(join(folder, 'tables'), config.insider.filings, config.insider.transactions);
+    await mkdir(join(folder, 'zipped'), { recursive: true });
+    await zipFolder(join(folder, 'tables'), ['SUBMISSION.tsv', 'REPORTINGOWNER.tsv', 'NONDERIV_TRANS.tsv'], join(folder, 'zipped/2024q3_form345.zip'));
   });
   for (const [form, folder] of [['unpacked', 'tables'], ['zipped', 'zipped']] as const) {
     const r = await build(join(insider, folder));
     record(`Insider Transactions Data Set quarter, ${form} (${config.insider.transactions.toLocaleString('en-US')} Table I rows)`, config.insider.filings, r, '≤ 20 s', r.seconds <= 20);
   }
 
-  const thirteenF = await once(join(OUT, 'thirteenf-quarter'), () => writeThirteenFQuarter(join(OUT, 'thirteenf-quarter'), config.thirteenF.filers, config.thirteenF.entries));
+  const thirteenFFolder = join(OUT, `thirteenf-quarter-${config.thirteenF.filers}-${config.thirteenF.entries}`);
+  const thirteenF = await once(thirteenFFolder, () => writeThirteenFQuarter(thirteenFFolder, config.thirteenF.filers, config.thirteenF.entries));
   const t = await build(thirteenF);
   record(`Form 13F Data Set quarter, ${config.thirteenF.entries.toLocaleString('en-US')} information-table rows`, config.thirteenF.filers, t, '≤ 60 s, peak RSS ≤ 1.5 GiB', t.seconds <= 60 && t.peakRssBytes <= 1.5 * 2 ** 30);
 

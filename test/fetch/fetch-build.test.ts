@@ -98,9 +98,11 @@ test('after fetch, an 8-K 2.02\'s release_url is the EX-99.1 that its -index.htm
   await runFetch(options());
   const index = join(out, 'Archives/edgar/data/1234567/000123456724000005/0001234567-24-000005-index.htm');
   assert.ok(existsSync(index));
+  const snapshots = await mkdtemp(join(tmpdir(), 'eqf-fetch-snap-'));
+  t.after(() => rm(snapshots, { recursive: true, force: true }));
   const earnings = async (version: string) => {
     const result = await buildSnapshot({
-      from: out, out: join(out, '..', `snap-${version}`), asOf: '2024-12-31', windowDays: 36_600, filingsDays: 36_600, version, publish: false,
+      from: out, out: snapshots, asOf: '2024-12-31', windowDays: 36_600, filingsDays: 36_600, version, publish: false,
       now: () => new Date('2025-01-02T00:00:00Z'), log: () => {}, progress: false,
     });
     return (await readFile(join(result.dir, 'earnings.ndjson'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { accession_no: string; release_url: string });
