@@ -96,6 +96,9 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildResult>
   const windowDays = options.windowDays ?? BUILD_DEFAULTS.windowDays;
   const filingsDays = options.filingsDays ?? BUILD_DEFAULTS.filingsDays;
   const now = (options.now ?? (() => new Date()))();
+  if (options.workers !== undefined && !(Number.isInteger(options.workers) && options.workers >= 0 && options.workers <= 64)) {
+    throw new Error(`workers must be a whole number from 0 to 64, got ${String(options.workers)}`);
+  }
 
   const files = await walkFiles(options.from);
   const pool = createExtractPool(options.workers ?? (files.length >= WORKERS_FROM_FILES ? defaultWorkers() : 0));

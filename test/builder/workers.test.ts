@@ -33,3 +33,9 @@ test(skip ? `workers (${skip})` : 'parsing in worker threads gives the rows and 
   assert.ok(inline.result.rows.insiders > 0 && inline.result.rows.whales === 1, 'XML and a data set both read');
   assert.equal(inline.result.build.files_read, names.length + 6);
 });
+
+test('a workers option that is not a whole number from 0 to 64 is refused, naming the option', async () => {
+  for (const workers of [-1, 1.5, 65, Number.NaN]) {
+    await assert.rejects(buildSnapshot({ from: '/nonexistent', out: '/nonexistent', workers, log: () => {}, progress: false }), /workers must be a whole number from 0 to 64/);
+  }
+});
