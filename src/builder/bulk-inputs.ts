@@ -66,6 +66,8 @@ export class BulkInputs {
         await readZip(path, (entry) => this.#readEntry(path, entry));
       } catch (error) {
         this.#sink(skippedExtract(path, `malformed: ${(error as Error).message}`), 0);
+        // A data set in an archive that breaks off is refused whole, as one with a table that cannot be read.
+        for (const entry of this.#assemblies.values()) if (entry.source === path) entry.failed ??= `malformed data set archive ${path}: ${(error as Error).message}`;
       }
       return;
     }

@@ -146,3 +146,17 @@ test('tables and archives that are none of SEC\'s are named and passed over; a d
   assert.equal(rows.filings.length, 13, 'the 13 filings are listed');
   assert.match(manifest.build.notes.data_sets[0].missing, /REPORTINGOWNER or NONDERIV_TRANS not among the tables/);
 });
+
+test('a zipped data set whose compressed bytes are damaged is refused whole, not half read', async (t) => {
+  const dir = await workspace(t);
+  const from = join(dir, 'in');
+  await mkdir(from, { recursive: true });
+  const zip = await readFile(join(FIXTURES, 'insider-2024q3.zip'));
+  // A byte in the middle of the archive: inside an entry's compressed data (inflate or CRC-32 fails).
+  zip[Math.floor(zip.length / 2)] ^= 0xff;
+  await writeFile(join(from, 'quarter.zip'), zip);
+  const { rows, manifest } = await build(from, join(dir, 'out'));
+  assert.equal(rows.insiders.length, 0);
+  assert.equal(manifest.build.notes.data_sets.length, 0, 'no data set gave records');
+  assert.ok(Object.keys(manifest.build.skipped_reasons).some((r) => /^malformed/.test(r)), JSON.stringify(manifest.build.skipped_reasons));
+});
