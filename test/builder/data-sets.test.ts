@@ -153,7 +153,8 @@ test('a zipped data set whose compressed bytes are damaged is refused whole, not
   await mkdir(from, { recursive: true });
   const zip = await readFile(join(FIXTURES, 'insider-2024q3.zip'));
   // A byte in the middle of the archive: inside an entry's compressed data (inflate or CRC-32 fails).
-  zip[Math.floor(zip.length / 2)] ^= 0xff;
+  const middle = Math.floor(zip.length / 2);
+  zip.writeUInt8(zip.readUInt8(middle) ^ 0xff, middle);
   await writeFile(join(from, 'quarter.zip'), zip);
   const { rows, manifest } = await build(from, join(dir, 'out'));
   assert.equal(rows.insiders.length, 0);
