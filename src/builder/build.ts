@@ -22,7 +22,7 @@ import { knownFilings } from '../facts/known-filings.js';
 import { computeReportRows } from '../facts/reports.js';
 import { resolveInputs } from './resolve.js';
 import { earningsRecap, filingSummary, insiderSummary, reportSummary, whaleSummary } from '../facts/summaries.js';
-import { walkFiles } from './walk.js';
+import { peekFiles, walkFiles } from './walk.js';
 import { computeWhaleRows, foldPeriods } from '../facts/whales.js';
 
 /** Options of a build; see command.ts for their command-line form. */
@@ -100,19 +100,24 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildResult>
     throw new Error(`workers must be a whole number from 0 to 64, got ${String(options.workers)}`);
   }
 
-  const files = await walkFiles(options.from);
-  const pool = createExtractPool(options.workers ?? (files.length >= WORKERS_FROM_FILES ? defaultWorkers() : 0));
+  // Enough of the walk to decide on worker threads; the rest is walked as it is read.
+  const walk = walkFiles(options.from);
+  const { head, done } = await peekFiles(walk, WORKERS_FROM_FILES);
+  const pool = createExtractPool(options.workers ?? (done ? 0 : defaultWorkers()));
   let inputs: Inputs;
   let cache: ExtractCache | undefined;
   try {
     cache = options.cache === undefined ? undefined : await ExtractCache.open(options.cache, await builderFingerprint());
     let logged = 0;
-    inputs = await readInputs(files, {
+    inputs = await readInputs((async function* () {
+      yield* head;
+      if (!done) yield* walk;
+    })(), {
       pool, cache,
-      progress: (read, total) => {
-        if (!progress || (read - logged < 1000 && read < total)) return;
+      progress: (read) => {
+        if (!progress || read - logged < 1000) return;
         logged = read;
-        log(`build: read ${read}/${total} files`);
+        log(`build: read ${read} files`);
       },
     });
   } finally {
@@ -125,6 +130,7 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildResult>
   }
   const resolved = resolveInputs(inputs);
   for (const s of inputs.skipped) log(`build: skipped ${s.path}: ${s.reason}`);
+  releaseResolved(inputs);
 
   const asOf = options.asOf ?? defaultAsOf(resolved, inputs.companyFacts, now.toISOString().slice(0, 10));
   const known = cutAtAsOf(resolved, inputs.companyFacts, asOf);
@@ -185,4 +191,25 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildResult>
 
 function withText<T extends object>(row: T, field: 'summary' | 'recap', value: string | undefined): T {
   return value === undefined ? row : { ...row, [field]: value };
+}
+
+/**
+ * Drops what resolve has joined and nothing reads again (the documents' records, header JSON,
+ * the raw filing list): in a large build they are most of the heap, and the rows are computed
+ * from `resolved`. What stays: companies, tickers, header profiles, company facts, and the counts
+ * and notes of the manifest.
+ */
+function releaseResolved(inputs: Inputs): void {
+  inputs.filings = [];
+  inputs.ownership = [];
+  inputs.looseOwnership = [];
+  inputs.dataSetOwnership = [];
+  inputs.thirteenF = [];
+  inputs.looseThirteenF = [];
+  inputs.dataSetThirteenF = [];
+  inputs.looseHtml = [];
+  inputs.submissionsAcceptance = [];
+  inputs.headerJson.clear();
+  inputs.headerJsonByStem.clear();
+  inputs.strings.clear();
 }

@@ -131,7 +131,26 @@ export function extractText(path: string, text: string): FileExtract {
     partial.skipped.push({ path, reason: `malformed: ${(error as Error).message}` });
     return partial;
   }
-  return slim(extract);
+  return detach(slim(extract));
+}
+
+/**
+ * V8 keeps a substring of 13 characters or more as a view into the string it was cut from, so a
+ * name read out of a document would keep the whole document's text alive (the test set's Form 4
+ * XMLs weigh 16 KB each). Every string of an extract is copied out of its document here, once.
+ */
+function detach<T>(value: T): T {
+  if (typeof value === 'string') return (value.length < 13 ? value : (' ' + value).slice(1)) as T;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = detach(value[i]);
+    return value;
+  }
+  if (value instanceof Map) return new Map([...value].map(([k, v]) => [detach(k), detach(v)])) as T;
+  if (value !== null && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) record[key] = detach(record[key]);
+  }
+  return value;
 }
 
 /** Returns null when the file was used, else the reason it was not. */

@@ -45,6 +45,8 @@ export interface Inputs {
   dataSetThirteenF: ThirteenFParts[];
   /** What each data set gave. */
   dataSets: DataSetNote[];
+  /** One copy of each repeated value (dates, CIKs, names, forms): see {@link internExtract}. */
+  strings: Map<string, string>;
 }
 
 /** Creates an empty set of inputs. */
@@ -52,7 +54,7 @@ export function emptyInputs(): Inputs {
   return {
     tickers: new TickerMap(), companies: new Map(), filings: [], ownership: [], thirteenF: [], looseThirteenF: [],
     looseOwnership: [], looseHtml: [], headerJson: new Map(), headerJsonByStem: new Map(), companyFacts: new Map(), submissionsAcceptance: [], plainTextOwnership: [], headerProfiles: [], unmappedItemTitles: new Map(), filesRead: 0, skipped: [],
-    dataSetOwnership: [], dataSetThirteenF: [], dataSets: [],
+    dataSetOwnership: [], dataSetThirteenF: [], dataSets: [], strings: new Map(),
   };
 }
 
@@ -73,6 +75,7 @@ const append = <T>(target: T[], items: readonly T[] | undefined): void => {
  */
 export function addExtract(inputs: Inputs, extract: Partial<FileExtract>, files = 1): void {
   inputs.filesRead += files;
+  internExtract(inputs.strings, extract);
   if (extract.tickers?.length) inputs.tickers.add(extract.tickers);
   for (const company of extract.companies ?? NONE) inputs.companies.set(company.cik, company);
   append(inputs.filings, extract.filings);
@@ -94,4 +97,43 @@ export function addExtract(inputs: Inputs, extract: Partial<FileExtract>, files 
   append(inputs.dataSetOwnership, extract.dataSetOwnership);
   append(inputs.dataSetThirteenF, extract.dataSetThirteenF);
   append(inputs.dataSets, extract.dataSets);
+}
+
+/** The fields of each record whose values repeat from filing to filing. */
+const REPEATED: Readonly<Record<string, readonly string[]>> = {
+  filing: ['cik', 'company', 'form', 'filedAt', 'periodOfReport', 'primaryDocument'],
+  ownership: ['filedAt', 'documentType', 'periodOfReport', 'issuerCik', 'issuerName', 'issuerTradingSymbol'],
+  owner: ['cik', 'name', 'officerTitle'],
+  transaction: ['code', 'date'],
+  header: ['form', 'filedAt', 'periodOfReport', 'issuerCik', 'issuerName', 'issuerSic', 'issuerStateOfIncorporation', 'issuerFiscalYearEnd', 'primaryDocument'],
+  profile: ['cik', 'name', 'sic', 'sicDescription', 'stateOfIncorporation', 'fiscalYearEnd', 'filedAt'],
+};
+
+/**
+ * Replaces the repeated values of an extract's records by one shared copy: a year of Forms 4
+ * names the same issuers, reporting owners, dates and forms hundreds of thousands of times, and
+ * each copy read from a file (or a worker's message) is a string of its own.
+ */
+function internExtract(strings: Map<string, string>, extract: Partial<FileExtract>): void {
+  const intern = (record: object, kind: keyof typeof REPEATED): void => {
+    const r = record as Record<string, unknown>;
+    for (const field of REPEATED[kind]!) {
+      const value = r[field];
+      if (typeof value !== 'string') continue;
+      const known = strings.get(value);
+      if (known === undefined) strings.set(value, value);
+      else r[field] = known;
+    }
+  };
+  const ownership = (doc: OwnershipFiling): void => {
+    intern(doc, 'ownership');
+    for (const owner of doc.owners) intern(owner, 'owner');
+    for (const t of doc.transactions) intern(t, 'transaction');
+  };
+  for (const record of extract.filings ?? NONE) intern(record, 'filing');
+  for (const doc of extract.ownership ?? NONE) ownership(doc);
+  for (const { doc } of extract.looseOwnership ?? NONE) ownership(doc);
+  for (const doc of extract.dataSetOwnership ?? NONE) ownership(doc);
+  for (const { header } of extract.headerJson ?? NONE) intern(header, 'header');
+  for (const profile of extract.headerProfiles ?? NONE) intern(profile, 'profile');
 }

@@ -9,6 +9,7 @@ import type { ExtractCache } from './extract-cache.js';
 import type { ExtractPool } from './extract-pool.js';
 import type { FileExtract } from './file-extract.js';
 import { addExtract, emptyInputs, type Inputs } from './inputs.js';
+import { sep } from 'node:path';
 import type { WalkedFile } from './walk.js';
 
 /** Files per batch sent to the pool: enough to make a message worth its cost. */
@@ -22,52 +23,79 @@ export interface ReadInputsOptions {
   /** The incremental build cache, when `--cache` is given. */
   cache?: ExtractCache;
   /** Called after each merged batch with the files read so far. */
-  progress?: (read: number, total: number) => void;
+  progress?: (read: number) => void;
 }
 
 /**
  * Reads the files.
  *
- * @param files - the files, in walk order.
+ * @param files - the files, in walk order (a lazy walk is read as it goes).
  * @throws Error when the pool fails (a worker stopped).
  */
-export async function readInputs(files: readonly WalkedFile[], options: ReadInputsOptions): Promise<Inputs> {
+export async function readInputs(files: AsyncIterable<WalkedFile> | Iterable<WalkedFile>, options: ReadInputsOptions): Promise<Inputs> {
   const inputs = emptyInputs();
   const inFlight = options.inFlight ?? 8;
-  const small = files.filter((file) => file.size <= LARGE_FILE_BYTES);
+  const iterator = (Symbol.asyncIterator in files ? files[Symbol.asyncIterator]() : (files as Iterable<WalkedFile>)[Symbol.iterator]()) as AsyncIterator<WalkedFile> | Iterator<WalkedFile>;
   const results: { batch: WalkedFile[]; extracts: Promise<Partial<FileExtract>[]> }[] = [];
-  let next = 0;
+  /** Files for the main thread to stream (large, or found to be a zip or a table), in walk order. */
+  const bulk: string[] = [];
+  let walked = false;
   let read = 0;
-  const dispatch = (): void => {
-    while (results.length < inFlight && next < small.length) {
-      const batch = small.slice(next, next + BATCH_FILES);
-      next += BATCH_FILES;
+  const nextBatch = async (): Promise<WalkedFile[]> => {
+    const batch: WalkedFile[] = [];
+    while (batch.length < BATCH_FILES && !walked) {
+      const next = await iterator.next();
+      if (next.done) walked = true;
+      else if (next.value.size > LARGE_FILE_BYTES) bulk.push(next.value.path);
+      else batch.push(next.value);
+    }
+    return batch;
+  };
+  const dispatch = async (): Promise<void> => {
+    while (results.length < inFlight && !walked) {
+      const batch = await nextBatch();
+      if (batch.length === 0) continue;
       const extracts = extractBatch(batch, options.pool, options.cache);
       // Awaited in order below; a failure of a later batch must not be an unhandled rejection meanwhile.
       extracts.catch(() => {});
       results.push({ batch, extracts });
     }
   };
-  dispatch();
-  const deferred = new Set<string>();
+  await dispatch();
   while (results.length > 0) {
     const { batch, extracts } = results.shift()!;
     (await extracts).forEach((extract, i) => {
-      if (extract.deferred) deferred.add(batch[i]!.path);
-      else addExtract(inputs, extract);
+      if (extract.deferred) {
+        bulk.push(batch[i]!.path);
+      } else {
+        addExtract(inputs, extract);
+      }
     });
     read += batch.length;
-    options.progress?.(read, files.length);
-    dispatch();
+    options.progress?.(read);
+    await dispatch();
   }
   const reader = new BulkInputs((extract, count) => addExtract(inputs, extract, count));
-  for (const file of files) {
-    if (!deferred.has(file.path) && file.size <= LARGE_FILE_BYTES) continue;
-    await reader.readFile(file.path);
-    options.progress?.(++read, files.length);
+  // Walk order among the bulk files: the large ones were met in order, the deferred ones in order, and paths sort as the walk does.
+  for (const path of bulk.sort(comparePaths)) {
+    await reader.readFile(path);
+    options.progress?.(++read);
   }
   reader.finish();
   return inputs;
+}
+
+/** The walk's order: folder by folder, names compared as strings. */
+function comparePaths(a: string, b: string): number {
+  const x = a.split(sep);
+  const y = b.split(sep);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    if (x[i] !== y[i]) {
+      // A folder's files and subfolders are listed together, sorted by name.
+      return x[i]! < y[i]! ? -1 : 1;
+    }
+  }
+  return x.length - y.length;
 }
 
 /** A batch's extracts, in its order: from the cache where it holds them, else from the pool (and then cached). */

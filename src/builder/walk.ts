@@ -3,9 +3,10 @@
  * builds from the same input are identical. Hidden entries (`.git`, `.DS_Store`, fetch's
  * `.equity-facts-fetch.json`) are passed over. Each file comes with its size and modification
  * time, which tell the builder how to read it (a bulk archive is streamed) and whether a cached
- * extract is still its own.
+ * extract is still its own. The walk is lazy, one folder listed at a time: a year of filings is
+ * half a million paths, which need not all be held at once.
  */
-import { readdir, statSync } from 'node:fs';
+import { readdir, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 
 /** A file found by the walk. */
@@ -17,35 +18,44 @@ export interface WalkedFile {
   mtimeMs: number;
 }
 
-const readdirAsync = (dir: string): Promise<import('node:fs').Dirent[]> =>
+const readdirAsync = (dir: string): Promise<Dirent[]> =>
   new Promise((resolve, reject) => readdir(dir, { withFileTypes: true }, (error, entries) => (error ? reject(error) : resolve(entries))));
 
 /**
  * Walks `root`.
  *
  * @param root - the folder given to `--from`.
- * @returns regular files, sorted by path.
- * @throws Error when `root` cannot be read.
+ * @returns regular files, sorted by path, as they are found.
+ * @throws Error (when iterated) when `root` cannot be read.
  */
-export async function walkFiles(root: string): Promise<WalkedFile[]> {
-  const paths: string[] = [];
-  const visit = async (dir: string): Promise<void> => {
-    const entries = await readdirAsync(dir);
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      if (entry.name.startsWith('.')) continue;
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) await visit(path);
-      else if (entry.isFile()) paths.push(path);
+export async function* walkFiles(root: string): AsyncGenerator<WalkedFile> {
+  const entries = await readdirAsync(root);
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    if (entry.name.startsWith('.')) continue;
+    const path = join(root, entry.name);
+    if (entry.isDirectory()) {
+      yield* walkFiles(path);
+    } else if (entry.isFile()) {
+      // Synchronous stats: metadata is almost always in the page cache, and a synchronous stat
+      // costs a third of a callback one (no thread-pool round trip). A file gone since it was
+      // listed is kept, so that its read fails and is reported.
+      const s = statSync(path, { throwIfNoEntry: false });
+      yield s ? { path, size: s.size, mtimeMs: s.mtimeMs } : { path, size: 0, mtimeMs: 0 };
     }
-  };
-  await visit(root);
-  // Synchronous stats: metadata is almost always in the page cache, and a synchronous stat costs
-  // a third of a callback one (no thread-pool round trip); an incremental build stats every file.
-  const files: WalkedFile[] = paths.map((path) => {
-    const s = statSync(path, { throwIfNoEntry: false });
-    // A file gone since it was listed is kept, so that its read fails and is reported.
-    return s ? { path, size: s.size, mtimeMs: s.mtimeMs } : { path, size: 0, mtimeMs: 0 };
-  });
-  return files;
+  }
+}
+
+/**
+ * The first `count` files of a walk, and the walk from there on: enough to decide how to read
+ * it (worker threads or not) without listing it whole.
+ */
+export async function peekFiles(files: AsyncIterator<WalkedFile>, count: number): Promise<{ head: WalkedFile[]; done: boolean }> {
+  const head: WalkedFile[] = [];
+  while (head.length < count) {
+    const next = await files.next();
+    if (next.done) return { head, done: true };
+    head.push(next.value);
+  }
+  return { head, done: false };
 }
