@@ -6,9 +6,10 @@
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE_OF_ANY_PLAN } from './plans.js';
 import type { RowKind } from './rows/schemas.js';
 import type { Schema } from './rows/schema.js';
+import { CURSOR_MAX_LENGTH } from './http/cursor.js';
 
 /** A query parameter a route may accept. */
-export type ParamName = 'limit' | 'ticker' | 'cik';
+export type ParamName = 'limit' | 'ticker' | 'cik' | 'cursor';
 
 /** How a query parameter is checked and published. */
 export interface ParamSpec {
@@ -21,7 +22,7 @@ export interface ParamSpec {
   readonly filterField?: 'ticker' | 'cik';
 }
 
-/** The three common query parameters (service spec, "Common query parameters"; decisions §1). */
+/** The common query parameters (service spec, "Common query parameters"; decisions §1) and `cursor` (decisions §9). */
 export const PARAMS: Readonly<Record<ParamName, ParamSpec>> = Object.freeze({
   limit: {
     name: 'limit',
@@ -42,6 +43,14 @@ export const PARAMS: Readonly<Record<ParamName, ParamSpec>> = Object.freeze({
       'An unknown CIK gives 200 with count 0.',
     schema: { type: 'string', minLength: 1, maxLength: 20, pattern: '^[0-9]{1,20}$', examples: ['1045810', '0001045810'] },
     filterField: 'cik',
+  },
+  cursor: {
+    name: 'cursor',
+    description: 'Continues a list after the page that gave it: copy it from that response\'s `Link: <…>; rel="next"` header ' +
+      '(RFC 8288), or follow the link as it is. Opaque; it names the list (endpoint and filter) and the last row sent, by that row\'s ' +
+      'place in the order, so it stays valid when the snapshot is replaced (the next page continues after that row in the new one). ' +
+      'A cursor that does not decode, or was made for another list, gives 400 invalid_parameter naming cursor.',
+    schema: { type: 'string', minLength: 1, maxLength: CURSOR_MAX_LENGTH, pattern: '^[A-Za-z0-9_-]+$', examples: ['AQEEQUFQTAEUzc_Py9LP0s_Szf-XB54XdT_hw_i0_8wH'] },
   },
 });
 
@@ -82,27 +91,27 @@ export const ROUTES: readonly Route[] = Object.freeze([
       'Takes no token and answers 200 even when a bucket is empty.',
   },
   {
-    path: `${API_PREFIX}/finance/reports`, operationId: 'listReports', auth: true, countsAgainstLimits: true, underApi: true, params: ['limit', 'ticker'],
+    path: `${API_PREFIX}/finance/reports`, operationId: 'listReports', auth: true, countsAgainstLimits: true, underApi: true, params: ['limit', 'ticker', 'cursor'],
     target: { kind: 'rows', rows: 'reports' }, summary: 'Per-company factual profiles',
     description: 'Without ticker the most recent ones (by latest filing), with ticker that company only.',
   },
   {
-    path: `${API_PREFIX}/finance/insiders`, operationId: 'listInsiders', auth: true, countsAgainstLimits: true, underApi: true, params: ['limit', 'ticker'],
+    path: `${API_PREFIX}/finance/insiders`, operationId: 'listInsiders', auth: true, countsAgainstLimits: true, underApi: true, params: ['limit', 'ticker', 'cursor'],
     target: { kind: 'rows', rows: 'insiders' }, summary: 'Insider-activity summaries (Form 4), per company',
     description: 'Open-market purchases (P) and sales (S) in the window, per company; without ticker a cross-company overview.',
   },
   {
-    path: `${API_PREFIX}/finance/whales`, operationId: 'listWhales', auth: true, countsAgainstLimits: true, underApi: true, params: ['limit', 'cik'],
+    path: `${API_PREFIX}/finance/whales`, operationId: 'listWhales', auth: true, countsAgainstLimits: true, underApi: true, params: ['limit', 'cik', 'cursor'],
     target: { kind: 'rows', rows: 'whales' }, summary: 'Institutional filers and their top holdings (13F)',
     description: 'One row per 13F-HR filer for its latest period, with its largest positions and quarter-over-quarter moves; cik filters to one filer.',
   },
   {
-    path: `${API_PREFIX}/finance/earnings`, operationId: 'listEarnings', auth: true, countsAgainstLimits: true, underApi: true, params: ['limit', 'ticker'],
+    path: `${API_PREFIX}/finance/earnings`, operationId: 'listEarnings', auth: true, countsAgainstLimits: true, underApi: true, params: ['limit', 'ticker', 'cursor'],
     target: { kind: 'rows', rows: 'earnings' }, summary: 'Earnings releases (8-K item 2.02)',
     description: 'Filed earnings releases with the reported figures from XBRL and a recap where one exists.',
   },
   {
-    path: `${API_PREFIX}/finance/filings`, operationId: 'listFilings', auth: true, countsAgainstLimits: true, underApi: true, params: ['limit', 'ticker'],
+    path: `${API_PREFIX}/finance/filings`, operationId: 'listFilings', auth: true, countsAgainstLimits: true, underApi: true, params: ['limit', 'ticker', 'cursor'],
     target: { kind: 'rows', rows: 'filings' }, summary: 'Recent SEC filings',
     description: 'Recently filed documents with links to the primary document and the index page, and a summary where one exists.',
   },

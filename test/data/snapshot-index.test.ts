@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { loadSnapshot } from '../../src/data/snapshot-index.js';
-import { pageSlice } from '../../src/data/page.js';
+import { pageBytes, type RowList, type Variant } from '../../src/data/page.js';
 import { ROW_KINDS } from '../../src/rows/schemas.js';
 import { SNAPSHOT_FORMAT } from '../../src/data/snapshot-format.js';
 import { fixtureRows } from '../fixtures/rows.js';
@@ -32,6 +32,12 @@ async function rawSnapshot(t: TestContext, lines: string[]): Promise<string> {
   }));
   await writeFile(join(root, 'CURRENT'), 'v1\n');
   return root;
+}
+
+/** The first `n` rows of a list (all when it has fewer), as the request path gives them. */
+function pageSlice(list: RowList, variant: Variant, n: number): { bytes: Buffer; count: number } {
+  const count = Math.min(n, list.length);
+  return { bytes: pageBytes(list, variant, 0, count), count };
 }
 
 const base = fixtureRows().filings.sort((a, b) => b.filed_at.localeCompare(a.filed_at))[0]!;
