@@ -56,12 +56,14 @@ export const PARAMS: Readonly<Record<ParamName, ParamSpec>> = Object.freeze({
 
 /** What a route answers with. */
 export type RouteTarget = { readonly kind: 'rows'; readonly rows: RowKind } | { readonly kind: 'meta' } | { readonly kind: 'openapi' }
-  | { readonly kind: 'healthz' } | { readonly kind: 'readyz' };
+  | { readonly kind: 'healthz' } | { readonly kind: 'readyz' } | { readonly kind: 'docs' } | { readonly kind: 'docsAsset' };
 
 /** One row of the route table. */
 export interface Route {
-  /** Exact path; no trailing slash, no patterns. */
+  /** Exact path, no trailing slash; or, with `prefix`, an OpenAPI path template. */
   readonly path: string;
+  /** When set, the route answers every path that starts with it (the rest names a file); `path` is its template. */
+  readonly prefix?: string;
   /** Stable OpenAPI operationId. */
   readonly operationId: string;
   /** Whether an API key is required (everything under /api/v1 but the OpenAPI document). */
@@ -128,6 +130,17 @@ export const ROUTES: readonly Route[] = Object.freeze([
     path: '/readyz', operationId: 'getReadiness', auth: false, countsAgainstLimits: false, underApi: false, params: [],
     target: { kind: 'readyz' }, summary: 'Readiness', description: '200 when a snapshot is loaded and the breaker is closed, else 503 service_busy.',
   },
+  {
+    path: '/docs', operationId: 'getDocs', auth: false, countsAgainstLimits: false, underApi: false, params: [],
+    target: { kind: 'docs' }, summary: 'Documentation page',
+    description: 'An HTML page that renders this document with Swagger UI, shipped in the package: nothing is loaded from another host. ' +
+      'Enter a key once (Authorize) and try every operation from the page; the key goes in a header, never in the URL.',
+  },
+  {
+    path: '/docs/{asset}', prefix: '/docs/', operationId: 'getDocsAsset', auth: false, countsAgainstLimits: false, underApi: false, params: [],
+    target: { kind: 'docsAsset' }, summary: 'A file of the documentation page',
+    description: 'The viewer\'s script and style sheet, the page\'s start-up script, and the viewer\'s licence (Apache-2.0).',
+  },
 ] satisfies Route[]);
 
 /** A route's two possible matches, made once so that a lookup allocates nothing. */
@@ -142,15 +155,19 @@ interface RouteMatches {
  * routes of that length in place, so it neither cuts the path out of the request target nor
  * hashes it.
  */
+const matchesOf = (route: Route): RouteMatches => ({
+  route, found: Object.freeze({ status: 'found', route }), notAllowed: Object.freeze({ status: 'method_not_allowed', route }),
+}) as const;
+const EXACT_ROUTES = ROUTES.filter((route) => route.prefix === undefined);
 const byLength: readonly (readonly RouteMatches[] | undefined)[] = Array.from(
-  { length: Math.max(...ROUTES.map((route) => route.path.length)) + 1 },
+  { length: Math.max(...EXACT_ROUTES.map((route) => route.path.length)) + 1 },
   (_, length) => {
-    const routes = ROUTES.filter((route) => route.path.length === length);
-    return routes.length === 0 ? undefined : routes.map((route) => ({
-      route, found: Object.freeze({ status: 'found', route }), notAllowed: Object.freeze({ status: 'method_not_allowed', route }),
-    }) as const);
+    const routes = EXACT_ROUTES.filter((route) => route.path.length === length);
+    return routes.length === 0 ? undefined : routes.map(matchesOf);
   },
 );
+/** Routes that answer every path under a prefix (few; tried after the exact ones). */
+const PREFIX_ROUTES: readonly RouteMatches[] = ROUTES.filter((route) => route.prefix !== undefined).map(matchesOf);
 
 /** Methods every route allows (decisions §1). */
 export const ALLOWED_METHODS = 'GET, HEAD';
@@ -171,9 +188,14 @@ export type RouteMatch =
  */
 export function findRoute(method: string, target: string, pathEnd: number = target.length): RouteMatch {
   const candidates = byLength[pathEnd];
-  if (candidates === undefined) return NOT_FOUND;
-  for (const matches of candidates) {
-    if (target.startsWith(matches.route.path)) return method === 'GET' || method === 'HEAD' ? matches.found : matches.notAllowed;
+  if (candidates !== undefined) {
+    for (const matches of candidates) {
+      if (target.startsWith(matches.route.path)) return method === 'GET' || method === 'HEAD' ? matches.found : matches.notAllowed;
+    }
+  }
+  for (const matches of PREFIX_ROUTES) {
+    const prefix = matches.route.prefix!;
+    if (pathEnd > prefix.length && target.startsWith(prefix)) return method === 'GET' || method === 'HEAD' ? matches.found : matches.notAllowed;
   }
   return NOT_FOUND;
 }

@@ -27,6 +27,7 @@ import { presentedKey } from './auth.js';
 import { hasKeyInQuery, parseListQuery, quickListQuery, splitQuery, type ListQuery } from './params.js';
 import { chooseEncoding, createResponder, type HeaderFields } from './respond.js';
 import { CORS_FIELDS, isPreflight, PREFLIGHT_FIELDS } from './cors.js';
+import { answerDocs, DOCS_PATH } from './docs-page.js';
 import { ifNoneMatchMatches, strongTag } from './etag.js';
 import { findPage, nextCursor, nextLink, type ListPage } from './list-page.js';
 import { metaRow } from './meta-row.js';
@@ -177,6 +178,10 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     // A list request's usual query is read in one pass; any other query is split into pairs.
     const quick = target.kind === 'rows' && q !== -1 ? quickListQuery(url, q + 1, route) : undefined;
     const { pairs, malformed } = splitQuery(q === -1 || quick !== undefined ? '' : url.slice(q + 1));
+    if (target.kind === 'docs' || target.kind === 'docsAsset') {
+      const refused = answerDocs(req, res, target.kind === 'docs' ? '' : url.slice(DOCS_PATH.length + 1, pathEnd), fields);
+      return refused === undefined ? undefined : responder.sendError(req, res, refused, fields);
+    }
     if (target.kind === 'healthz') {
       fields.push('Cache-Control', 'no-store');
       return responder.send(req, res, 200, fields, '{"ok":true,"status":"live"}');
