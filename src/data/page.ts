@@ -64,6 +64,12 @@ export interface RowList {
   lastPosition: number;
   /** Rows in `lastSlice`. */
   lastCount: number;
+  /**
+   * Strings the request path derived for the last page answered (position, count and variant in
+   * `memoPage`): its ETag and the cursor of the page after it. Repeated requests for a page (a
+   * poller, a popular first page) reuse them instead of encoding them again.
+   */
+  memo: { position: number; count: number; variant: Variant; tag: string; next: string | undefined | null } | undefined;
 }
 
 /** The row number at list position `position`. */
@@ -77,7 +83,7 @@ export function rowAt(list: RowList, position: number): number {
  * @param rows - row numbers in list order, or null for every row in file order.
  */
 export function makeList(kind: RowKind, key: string | null, table: RowTable, length: number, rows: Int32Array | null, contiguous: boolean): RowList {
-  return { kind, key, table, length, rows, contiguous, lastSlice: undefined, lastPosition: -1, lastCount: 0 };
+  return { kind, key, table, length, rows, contiguous, lastSlice: undefined, lastPosition: -1, lastCount: 0, memo: undefined };
 }
 
 const EMPTY = Buffer.alloc(0);

@@ -15,6 +15,9 @@
  * | rest - 4 | the last row's order key (`src/data/order-key.ts`) |
  * | 4 | CRC-32 of everything before it, so that a mangled token is refused, not misread |
  *
+ * Base64url that is not canonical (other bits in the last character) decodes to the same bytes
+ * and is accepted: it names the same position.
+ *
  * A client that edits a cursor can only move to another position of the same list, which any
  * client may reach anyway; the CRC only catches damage.
  */
@@ -69,15 +72,26 @@ export function encodeCursor(kind: RowKind, listKey: string | null, key: Uint8Ar
 }
 
 /**
- * Reads a cursor's token.
+ * Where tokens are decoded: one buffer reused by every request. A decoded cursor is used within
+ * the request that decoded it (its position is found before the handler returns), so no two
+ * decodings are in use at once; this saves an allocation per page request.
+ */
+const scratch = Buffer.allocUnsafe(Math.ceil((CURSOR_MAX_LENGTH * 3) / 4));
+
+/**
+ * Reads a cursor's token. The cursor's `bytes` are shared with the next decoding: use the
+ * cursor before decoding another.
  *
  * @returns the cursor, or a reason it does not decode (for a 400 detail).
  */
 export function decodeCursor(token: string): Cursor | string {
   if (!CURSOR_PATTERN.test(token)) return `must be 1-${CURSOR_MAX_LENGTH} characters of A-Z a-z 0-9 - _`;
-  const bytes = Buffer.from(token, 'base64url');
-  if (bytes.length < 9 || bytes.toString('base64url') !== token) return 'does not decode';
-  const end = bytes.length - 4;
+  // A length of 1 mod 4 cannot be base64; the CRC refuses any other damage.
+  if (token.length % 4 === 1) return 'does not decode';
+  const length = scratch.write(token, 0, 'base64url');
+  const bytes = scratch;
+  if (length < 9) return 'does not decode';
+  const end = length - 4;
   if (crc32(bytes.subarray(0, end)) !== bytes.readUInt32BE(end)) return 'does not decode';
   if (bytes[0] !== FORMAT) return 'does not decode';
   const kind = ROW_KINDS[bytes[1]!];
@@ -86,12 +100,12 @@ export function decodeCursor(token: string): Cursor | string {
   if (kind === undefined || at > end) return 'does not decode';
   const listKey = filterLength === 0 ? null : bytes.toString('latin1', 3, at);
   const ties = readVarint(bytes, at, end);
-  if (ties === undefined || ties.value < 1) return 'does not decode';
-  const hint = readVarint(bytes, ties.next, end);
-  if (hint === undefined) return 'does not decode';
-  at = hint.next;
-  if (end - at < 1 || end - at > MAX_ORDER_KEY_BYTES) return 'does not decode';
-  return { kind, listKey, ties: ties.value, hint: hint.value, bytes, keyStart: at, keyEnd: end };
+  at = varintEnd;
+  if (ties < 1) return 'does not decode';
+  const hint = readVarint(bytes, at, end);
+  at = varintEnd;
+  if (hint < 0 || end - at < 1 || end - at > MAX_ORDER_KEY_BYTES) return 'does not decode';
+  return { kind, listKey, ties, hint, bytes, keyStart: at, keyEnd: end };
 }
 
 /** LEB128 of a whole number below 2^35. */
@@ -105,14 +119,22 @@ function writeVarint(out: Buffer, at: number, value: number): number {
   return at;
 }
 
-function readVarint(bytes: Buffer, at: number, end: number): { value: number; next: number } | undefined {
+/** Where the last {@link readVarint} stopped (a module variable, so that reading allocates nothing). */
+let varintEnd = 0;
+
+/** Reads a LEB128 number of at most 5 bytes at `at`; -1 when it does not end before `end`. Sets {@link varintEnd}. */
+function readVarint(bytes: Buffer, at: number, end: number): number {
   let value = 0;
   let scale = 1;
   for (let i = 0; i < 5 && at < end; i++) {
     const byte = bytes[at++]!;
     value += (byte & 0x7f) * scale;
-    if ((byte & 0x80) === 0) return { value, next: at };
+    if ((byte & 0x80) === 0) {
+      varintEnd = at;
+      return value;
+    }
     scale *= 0x80;
   }
-  return undefined;
+  varintEnd = at;
+  return -1;
 }

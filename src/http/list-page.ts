@@ -46,7 +46,14 @@ export function findPage(snapshot: SnapshotIndex, kind: RowKind, query: ListQuer
   }
   const count = Math.min(query.limit, plan.maxPageSize, list.length - position);
   const variant: Variant = plan.summaries ? 'full' : 'facts';
-  return { list, variant, position, count, tag: listTag(snapshot.tag, kind, query.key, position, count, variant) };
+  const memo = list.memo;
+  if (memo !== undefined && memo.position === position && memo.count === count && memo.variant === variant) {
+    return { list, variant, position, count, tag: memo.tag };
+  }
+  const tag = listTag(snapshot.tag, kind, query.key, position, count, variant);
+  // The empty list is shared by every unknown key: its tag names the key, so it is not kept.
+  if (list.length > 0) list.memo = { position, count, variant, tag, next: null };
+  return { list, variant, position, count, tag };
 }
 
 /** The cursor of the page after this one, or undefined when this one ends the list. */
@@ -54,9 +61,14 @@ export function nextCursor(page: ListPage): string | undefined {
   const { list, position, count } = page;
   const end = position + count;
   if (count === 0 || end >= list.length) return undefined;
+  const memo = list.memo;
+  const kept = memo !== undefined && memo.position === position && memo.count === count;
+  if (kept && memo.next !== null) return memo.next;
   const last = rowAt(list, end - 1);
   const keys = list.table.keys;
-  return encodeCursor(list.kind, list.key, keys.bytes.subarray(keys.start(last), keys.ends[last]), tiesAt(list, end - 1), end);
+  const next = encodeCursor(list.kind, list.key, keys.bytes.subarray(keys.start(last), keys.ends[last]), tiesAt(list, end - 1), end);
+  if (kept) memo.next = next;
+  return next;
 }
 
 /**
@@ -70,8 +82,15 @@ export function nextCursor(page: ListPage): string | undefined {
  */
 export function nextLink(baseUrl: string, path: string, rawQuery: string, cursor: string): string {
   let kept = rawQuery;
-  if (rawQuery.includes('cursor') || rawQuery.includes('%')) {
+  if (rawQuery.indexOf('%') !== -1 || rawQuery.indexOf('+') !== -1) {
     kept = rawQuery.split('&').filter((segment) => segment.length > 0 && nameOf(segment) !== 'cursor').join('&');
+  } else {
+    // The usual case, a plain `cursor=` segment (a valid query has at most one): cut it out in place.
+    const at = rawQuery.startsWith('cursor=') ? 0 : rawQuery.indexOf('&cursor=') + 1;
+    if (at !== 0 || rawQuery.startsWith('cursor=')) {
+      const end = rawQuery.indexOf('&', at);
+      kept = end === -1 ? rawQuery.slice(0, Math.max(0, at - 1)) : `${rawQuery.slice(0, at)}${rawQuery.slice(end + 1)}`;
+    }
   }
   return `<${baseUrl}${path}?${kept.length === 0 ? '' : `${kept}&`}cursor=${cursor}>; rel="next"`;
 }
