@@ -8,11 +8,14 @@
  * - overview: the first page and a deep page of the filings overview (every filing).
  *
  * Rounds alternate the cases against one server, so each ratio compares figures of the same
- * run. Targets: deep/first ≥ 0.9, 304/first ≥ 1.0. DIR is a gen-snapshot output folder
+ * run. Targets: deep/first ≥ 0.9, 304/first ≥ 1.0. Beside req/s it reports the server's CPU time
+ * per request (user + system, from /proc), which a machine shared with other work disturbs less
+ * than req/s. DIR is a gen-snapshot output folder
  * (`npm run gen-snapshot -- --out DIR ...`, or bench-out/snap-… of `npm run bench`): its
  * snapshots/, keys.json, keys.txt and tickers.txt are used. Needs wrk; load only goes to
  * 127.0.0.1. Prints a Markdown table.
  */
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -96,13 +99,22 @@ async function main(): Promise<number> {
     }
     const keysText = join(dir, 'keys.txt');
     const results: Record<string, WrkResult[]> = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
+    const cpuUs: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
+    /** CPU time of the server process so far, µs (fields 14 and 15 of /proc/PID/stat, in clock ticks of 10 ms). */
+    const serverCpuUs = (): number => {
+      const fields = readFileSync(`/proc/${api.child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return (Number(fields[11]) + Number(fields[12])) * 10_000;
+    };
     for (const name of Object.keys(cases)) await runWrk({ url: api.url, path: '/', keysText, requestsFile: files[name]! }, CONNECTIONS, 2); // warm-up
     for (let round = 1; round <= rounds; round++) {
       for (const name of Object.keys(cases)) {
+        const before = serverCpuUs();
         const result = await runWrk({ url: api.url, path: '/', keysText, requestsFile: files[name]! }, CONNECTIONS, seconds);
+        const perRequest = (serverCpuUs() - before) / result.requests;
         if (result.status > 0) throw new Error(`${name}: ${result.status} responses of status 400 or more`);
         results[name]!.push(result);
-        process.stderr.write(`[paging] round ${round} ${name}: ${result.rps.toFixed(0)} req/s, p99 ${(result.p99_us / 1000).toFixed(2)} ms\n`);
+        cpuUs[name]!.push(perRequest);
+        process.stderr.write(`[paging] round ${round} ${name}: ${result.rps.toFixed(0)} req/s, p99 ${(result.p99_us / 1000).toFixed(2)} ms, ${perRequest.toFixed(1)} µs CPU/request\n`);
       }
     }
     const median = (values: number[]): number => {
@@ -111,16 +123,17 @@ async function main(): Promise<number> {
     };
     const rps = (name: string): number => median(results[name]!.map((r) => r.rps));
     const p99 = (name: string): number => median(results[name]!.map((r) => r.p99_us)) / 1000;
+    const cpu = (name: string): string => median(cpuUs[name]!).toFixed(1);
     const lines = [
       `Paging bench: ${rounds} rounds × ${seconds} s per case, ${CONNECTIONS} connections, ${tickers.length} tickers, snapshot ${dir}`,
       '',
-      '| case | req/s (median) | p99 ms | ratio | target |',
-      '|---|---|---|---|---|',
-      `| first page (ticker) | ${rps('first').toFixed(0)} | ${p99('first').toFixed(2)} | 1 | |`,
-      `| deep page (ticker) | ${rps('deep').toFixed(0)} | ${p99('deep').toFixed(2)} | ${(rps('deep') / rps('first')).toFixed(3)} | ≥ 0.9 |`,
-      `| 304 of first page | ${rps('304').toFixed(0)} | ${p99('304').toFixed(2)} | ${(rps('304') / rps('first')).toFixed(3)} | ≥ 1.0 |`,
-      `| first page (overview) | ${rps('overview first').toFixed(0)} | ${p99('overview first').toFixed(2)} | | |`,
-      `| deep page (overview) | ${rps('overview deep').toFixed(0)} | ${p99('overview deep').toFixed(2)} | ${(rps('overview deep') / rps('overview first')).toFixed(3)} | ≥ 0.9 |`,
+      '| case | req/s (median) | p99 ms | server CPU µs/request | req/s ratio | target |',
+      '|---|---|---|---|---|---|',
+      `| first page (ticker) | ${rps('first').toFixed(0)} | ${p99('first').toFixed(2)} | ${cpu('first')} | 1 | |`,
+      `| deep page (ticker) | ${rps('deep').toFixed(0)} | ${p99('deep').toFixed(2)} | ${cpu('deep')} | ${(rps('deep') / rps('first')).toFixed(3)} | ≥ 0.9 |`,
+      `| 304 of first page | ${rps('304').toFixed(0)} | ${p99('304').toFixed(2)} | ${cpu('304')} | ${(rps('304') / rps('first')).toFixed(3)} | ≥ 1.0 |`,
+      `| first page (overview) | ${rps('overview first').toFixed(0)} | ${p99('overview first').toFixed(2)} | ${cpu('overview first')} | | |`,
+      `| deep page (overview) | ${rps('overview deep').toFixed(0)} | ${p99('overview deep').toFixed(2)} | ${cpu('overview deep')} | ${(rps('overview deep') / rps('overview first')).toFixed(3)} | ≥ 0.9 |`,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
     return 0;
