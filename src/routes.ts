@@ -6,7 +6,16 @@
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE_OF_ANY_PLAN } from './plans.js';
 import type { RowKind } from './rows/schemas.js';
 import type { Schema } from './rows/schema.js';
-import { CURSOR_MAX_LENGTH } from './http/cursor.js';
+import { CURSOR_MAX_LENGTH, encodeCursor } from './http/cursor.js';
+import { ORDER_KEY_PARTS, OrderKeyWriter } from './data/order-key.js';
+
+/** A real cursor for the document's example: after an AAPL filing, 20 rows into its list. */
+function exampleCursor(): string {
+  const writer = new OrderKeyWriter();
+  writer.add(ORDER_KEY_PARTS.filings, { filed_at: '2026-01-30', accepted_at: '2026-01-30T21:06:14.000Z', accession_no: '0000320193-26-000006', ticker: 'AAPL' });
+  const keys = writer.finish();
+  return encodeCursor('filings', 'AAPL', keys.bytes, 1, 20);
+}
 
 /** A query parameter a route may accept. */
 export type ParamName = 'limit' | 'ticker' | 'cik' | 'cursor';
@@ -50,7 +59,7 @@ export const PARAMS: Readonly<Record<ParamName, ParamSpec>> = Object.freeze({
       '(RFC 8288), or follow the link as it is. Opaque; it names the list (endpoint and filter) and the last row sent, by that row\'s ' +
       'place in the order, so it stays valid when the snapshot is replaced (the next page continues after that row in the new one). ' +
       'A cursor that does not decode, or was made for another list, gives 400 invalid_parameter naming cursor.',
-    schema: { type: 'string', minLength: 1, maxLength: CURSOR_MAX_LENGTH, pattern: '^[A-Za-z0-9_-]+$', examples: ['AQEEQUFQTAEUzc_Py9LP0s_Szf-XB54XdT_hw_i0_8wH'] },
+    schema: { type: 'string', minLength: 1, maxLength: CURSOR_MAX_LENGTH, pattern: '^[A-Za-z0-9_-]+$', examples: [exampleCursor()] },
   },
 });
 
