@@ -8,12 +8,12 @@
  *
  * The page's Content-Security-Policy lets it reach its own origin only, so even a viewer that
  * tried to call out could not. Assets are read once on first use, kept in memory, and
- * compressed once per encoding.
+ * compressed once per encoding, off the event loop.
  */
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { PACKAGE_ROOT } from '../options.js';
 import { API_PREFIX } from '../routes.js';
 import { errorAnswer, type ErrorAnswer } from '../errors.js';
@@ -55,6 +55,8 @@ export interface DocsFile {
   readonly tag: string;
   /** Compressed bodies, made on first use. */
   encoded: { br?: Buffer; gzip?: Buffer };
+  /** Encodings being compressed. */
+  readonly pending: Set<'br' | 'gzip'>;
 }
 
 const loaded = new Map<string, DocsFile | null>();
@@ -73,7 +75,7 @@ export function docsFile(name: string): DocsFile | null {
   if (spec !== undefined) {
     try {
       const body = spec.text !== undefined ? Buffer.from(spec.text) : readFileSync(join(DOCS_ASSETS_DIR, name));
-      file = { type: spec.type, body, tag: strongTag(body), encoded: {} };
+      file = { type: spec.type, body, tag: strongTag(body), encoded: {}, pending: new Set() };
     } catch {
       file = null;
     }
@@ -88,12 +90,24 @@ export function docsInstalled(): boolean {
   return docsFile('swagger-ui-bundle.js') !== null;
 }
 
-/** The body in an encoding, compressed once and kept. */
-export function encodedBody(file: DocsFile, encoding: 'br' | 'gzip'): Buffer {
-  const body = file.encoded[encoding] ??= encoding === 'br'
-    ? brotliCompressSync(file.body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: file.body.length } })
-    : gzipSync(file.body, { level: 9 });
-  return body;
+/**
+ * The body in an encoding when it is ready, else undefined. Compression starts on first need on
+ * Node's thread pool (brotli of the 1.7 MB bundle takes 0.1-0.4 s, too long to hold the event
+ * loop); until it is done the identity body is sent. Kept once made.
+ */
+export function encodedBody(file: DocsFile, encoding: 'br' | 'gzip'): Buffer | undefined {
+  const ready = file.encoded[encoding];
+  if (ready !== undefined) return ready;
+  if (!file.pending.has(encoding)) {
+    file.pending.add(encoding);
+    const done = (error: Error | null, body: Buffer): void => {
+      if (error === null) file.encoded[encoding] = body;
+      else file.pending.delete(encoding); // try again on a later request
+    };
+    if (encoding === 'br') brotliCompress(file.body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: file.body.length } }, done);
+    else gzip(file.body, { level: 9 }, done);
+  }
+  return undefined;
 }
 
 function page(): string {
@@ -171,7 +185,9 @@ export function answerDocs(req: IncomingMessage, res: ServerResponse, name: stri
   if (name === '' && !docsInstalled()) {
     return errorAnswer('not_found', `The docs viewer is not installed (${DOCS_ASSETS_DIR} is missing its files; run npm run build).`);
   }
-  const encoding = file.body.length > 1024 ? chooseEncoding(req.headers['accept-encoding']) : null;
+  const accepted = file.body.length > 1024 ? chooseEncoding(req.headers['accept-encoding']) : null;
+  const encoded = accepted === null ? undefined : encodedBody(file, accepted);
+  const encoding = encoded === undefined ? null : accepted;
   const tag = encoding === null ? file.tag : `${file.tag.slice(0, -1)}-${encoding}"`;
   // The page is checked on every load (it names the viewer's files); the files for an hour.
   fields.push('Cache-Control', name === '' ? 'no-cache' : 'public, max-age=3600', 'ETag', tag);
@@ -183,7 +199,7 @@ export function answerDocs(req: IncomingMessage, res: ServerResponse, name: stri
     res.end();
     return undefined;
   }
-  const body = encoding === null ? file.body : encodedBody(file, encoding);
+  const body = encoded ?? file.body;
   fields.push('Content-Type', file.type, 'Content-Length', body.length);
   if (encoding !== null) fields.push('Content-Encoding', encoding);
   res.writeHead(200, fields);
