@@ -82,3 +82,23 @@ test('page slices of different sizes in turn each hold exactly their rows (the l
     assert.equal(slice.bytes.toString(), expected(n), `limit ${n}`);
   }
 });
+
+test('a ticker listed by rows of two companies gets one list of both, in order, which pages and cursors walk whole', async (t) => {
+  // Filings order: filed_at descending. X is the only ticker of one company and the second ticker of another.
+  const row = (i: number, tickers: string[]) => JSON.stringify({
+    ...base, ticker: tickers[0], tickers, accession_no: `0000320193-25-00000${i}`, filed_at: `2025-04-0${9 - i}`, accepted_at: null,
+  });
+  const root = await rawSnapshot(t, [row(1, ['X']), row(2, ['Y', 'X']), row(3, ['X']), row(4, ['Y', 'X']), row(5, ['Z'])]);
+  const snapshot = await loadSnapshot(root);
+  const x = snapshot.list('filings', 'X');
+  assert.equal(x.length, 4);
+  assert.equal(x.contiguous, false, 'rows of two groups are apart in the layout');
+  const accessions = (list: RowList, from: number, n: number) =>
+    JSON.parse(`[${pageBytes(list, 'full', from, n).toString()}]`).map((r: { accession_no: string }) => r.accession_no.slice(-1));
+  assert.deepEqual(accessions(x, 0, 4), ['1', '2', '3', '4']);
+  assert.deepEqual(accessions(x, 1, 2), ['2', '3']);
+  assert.deepEqual(accessions(snapshot.list('filings', 'Y'), 0, 2), ['2', '4']);
+  assert.equal(snapshot.list('filings', 'Y').contiguous, true, 'one group is one slice');
+  assert.deepEqual(accessions(snapshot.list('filings', null), 0, 5), ['1', '2', '3', '4', '5'], 'the overview keeps file order');
+  assert.equal(snapshot.list('filings', 'NONE').length, 0);
+});
