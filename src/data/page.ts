@@ -69,7 +69,11 @@ export interface RowList {
    * `memoPage`): its ETag and the cursor of the page after it. Repeated requests for a page (a
    * poller, a popular first page) reuse them instead of encoding them again.
    */
-  memo: { position: number; count: number; variant: Variant; tag: string; next: string | undefined | null } | undefined;
+  memo: {
+    position: number; count: number; variant: Variant; tag: string; next: string | undefined | null;
+    /** The `Link` value last built for this page, and the request query it was built for. */
+    linkQuery?: string; link?: string;
+  } | undefined;
 }
 
 /** The row number at list position `position`. */

@@ -29,7 +29,7 @@ import { chooseEncoding, createResponder, type HeaderFields } from './respond.js
 import { CORS_FIELDS, isPreflight, PREFLIGHT_FIELDS } from './cors.js';
 import { answerDocs, DOCS_PATH } from './docs-page.js';
 import { ifNoneMatchMatches, strongTag } from './etag.js';
-import { findPage, nextCursor, nextLink, type ListPage } from './list-page.js';
+import { findPage, nextPageLink, type ListPage } from './list-page.js';
 import { metaRow } from './meta-row.js';
 import { clientErrorResponse } from './client-error.js';
 
@@ -260,8 +260,8 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     }
     if (page !== undefined) {
       fields.push('ETag', page.tag);
-      const next = nextCursor(page);
-      if (next !== undefined) fields.push('Link', nextLink(opts.baseUrl, route.path, q === -1 ? '' : url.slice(q + 1), next));
+      const link = nextPageLink(page, opts.baseUrl, route.path, q === -1 ? '' : url.slice(q + 1));
+      if (link !== undefined) fields.push('Link', link);
       return responder.sendSuccess(req, res, fields, pageBytes(page.list, page.variant, page.position, page.count), page.count, asOf());
     }
     throw new Error(`route ${route.path} has no answer`);

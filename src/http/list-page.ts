@@ -56,6 +56,24 @@ export function findPage(snapshot: SnapshotIndex, kind: RowKind, query: ListQuer
   return { list, variant, position, count, tag };
 }
 
+/**
+ * The `Link` of the page after this one ({@link nextLink}), or undefined when this one ends the
+ * list. The value is kept with the list's last page and reused for the same query text, so a
+ * page asked for again the same way builds no string.
+ */
+export function nextPageLink(page: ListPage, baseUrl: string, path: string, rawQuery: string): string | undefined {
+  const memo = page.list.memo;
+  const kept = memo !== undefined && memo.position === page.position && memo.count === page.count;
+  if (kept && memo.linkQuery === rawQuery) return memo.link;
+  const cursor = nextCursor(page);
+  const link = cursor === undefined ? undefined : nextLink(baseUrl, path, rawQuery, cursor);
+  if (kept) {
+    memo.linkQuery = rawQuery;
+    memo.link = link;
+  }
+  return link;
+}
+
 /** The cursor of the page after this one, or undefined when this one ends the list. */
 export function nextCursor(page: ListPage): string | undefined {
   const { list, position, count } = page;
