@@ -140,7 +140,9 @@ async function layOut(kind: RowKind, m: KindMeasure, file: string, sha256: strin
   // Bytes and rows per group, then where each group starts.
   const groupBytes = new Float64Array(groupCount);
   const groupRows = new Int32Array(groupCount + 1);
+  const turns = new Turns();
   for (let i = 0; i < n; i++) {
+    if ((i & TURN_CHECK_MASK) === 0) await turns.maybeYield();
     const g = groups[i]!;
     groupBytes[g] = groupBytes[g]! + lengths[i]! + 1;
     groupRows[g + 1] = groupRows[g + 1]! + 1;
@@ -159,6 +161,7 @@ async function layOut(kind: RowKind, m: KindMeasure, file: string, sha256: strin
   const filled = groupRows.slice(0, groupCount);
   let contiguous = true;
   for (let i = 0; i < n; i++) {
+    if ((i & TURN_CHECK_MASK) === 0) await turns.maybeYield();
     const g = groups[i]!;
     starts[i] = groupStart[g]!;
     groupStart[g] = groupStart[g]! + lengths[i]! + 1;
@@ -190,6 +193,7 @@ async function layOut(kind: RowKind, m: KindMeasure, file: string, sha256: strin
   }
   const byKey = new Map<string, RowList>();
   for (const [key, keyed] of keyGroups) {
+    if ((byKey.size & TURN_CHECK_MASK) === 0) await turns.maybeYield();
     if (keyed.length === 1) {
       const g = keyed[0]!;
       byKey.set(key, makeList(kind, key, table, groupRows[g + 1]! - groupRows[g]!, members.subarray(groupRows[g], groupRows[g + 1]), true));
@@ -200,6 +204,26 @@ async function layOut(kind: RowKind, m: KindMeasure, file: string, sha256: strin
   }
   const empty = makeList(kind, null, { ...table, keys: new OrderKeys(Buffer.alloc(0), new Uint32Array(0)) }, 0, new Int32Array(0), true);
   return { overview: makeList(kind, null, table, n, null, contiguous), byKey, empty };
+}
+
+/** Rows (or lists) between two looks at the clock in the layout's loops. */
+const TURN_CHECK_MASK = 0xffff;
+
+/**
+ * Longest run of layout work before requests get a turn, in ms: a reload runs while the old
+ * snapshot serves, and a 1M-row kind's loops take tens of ms in all.
+ */
+const TURN_MS = 5;
+
+/** Gives the event loop a turn when the work since the last one took over {@link TURN_MS}. */
+class Turns {
+  #since = performance.now();
+
+  async maybeYield(): Promise<void> {
+    if (performance.now() - this.#since < TURN_MS) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    this.#since = performance.now();
+  }
 }
 
 const QUOTE_BRACE = Buffer.from('"}');
