@@ -230,7 +230,8 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     try {
       query = quick ?? parseListQuery(pairs, malformed, route);
     } catch (error) {
-      problem = error as ApiError;
+      if (!(error instanceof ApiError)) throw error;
+      problem = error;
     }
     let page: ListPage | undefined;
     if (query !== undefined && target.kind === 'rows') {
