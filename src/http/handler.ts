@@ -16,7 +16,7 @@ import { createLoadSampler } from '../guard/load-sampler.js';
 import { appendRateLimitFields } from '../guard/rate-limit-headers.js';
 import { Reloader } from '../data/reloader.js';
 import { loadSnapshot, type SnapshotIndex } from '../data/snapshot-index.js';
-import { pageBytes } from '../data/page.js';
+import { pageBytes, pageLength } from '../data/page.js';
 import { CURRENT_FILE } from '../data/snapshot-format.js';
 import { readCurrentVersion } from '../data/snapshot-reader.js';
 import { readKeysFile, type KeyTable } from '../keys/keys-file.js';
@@ -24,8 +24,12 @@ import { buildOpenApiDocument } from '../openapi/document.js';
 import { isDemoKeysFile, resolveOptions, type HandlerOptions } from '../options.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { presentedKey } from './auth.js';
-import { hasKeyInQuery, parseListQuery, quickListQuery, splitQuery } from './params.js';
-import { createResponder, type HeaderFields } from './respond.js';
+import { hasKeyInQuery, parseListQuery, quickListQuery, splitQuery, type ListQuery } from './params.js';
+import { chooseEncoding, createResponder, type HeaderFields } from './respond.js';
+import { CORS_FIELDS, isPreflight, PREFLIGHT_FIELDS } from './cors.js';
+import { answerDocs, DOCS_PATH } from './docs-page.js';
+import { ifNoneMatchMatches, strongTag } from './etag.js';
+import { findPage, nextPageLink, type ListPage } from './list-page.js';
 import { metaRow } from './meta-row.js';
 import { clientErrorResponse } from './client-error.js';
 
@@ -87,6 +91,8 @@ export function createHandler(options: HandlerOptions = {}): Handler {
   const openApiJson = JSON.stringify(buildOpenApiDocument({
     baseUrl: opts.baseUrl, license: opts.license, attribution: opts.attribution, packageVersion: PACKAGE_VERSION,
   }));
+  const openApiBytes = Buffer.byteLength(openApiJson);
+  const openApiTags = { identity: strongTag(openApiJson), br: strongTag(openApiJson, 'br'), gzip: strongTag(openApiJson, 'gzip') };
 
   const snapshots = new Reloader<SnapshotIndex>({
     name: 'snapshot', load: () => loadSnapshot(opts.snapshotsDir), watchPath: `${opts.snapshotsDir}/${CURRENT_FILE}`,
@@ -144,8 +150,11 @@ export function createHandler(options: HandlerOptions = {}): Handler {
       ? ['X-Request-Id', requestId]
       : ['X-Request-Id', requestId, 'X-Snapshot-Version', snapshot.version];
 
-    // 1. Breaker: everything under /api/v1, the document included (decisions §8).
-    if (url.startsWith(API_PREFIX) && (pathEnd === API_PREFIX.length || url.startsWith(API_PATH_START))) {
+    // 1. Breaker: everything under /api/v1, the document included (decisions §8). Every answer
+    // there is readable from any origin (decisions §12), refusals included.
+    const underApi = url.startsWith(API_PREFIX) && (pathEnd === API_PREFIX.length || url.startsWith(API_PATH_START));
+    if (underApi) {
+      fields.push(CORS_FIELDS[0]!, CORS_FIELDS[1]!, CORS_FIELDS[2]!, CORS_FIELDS[3]!);
       if (!breaker.admit()) return responder.sendError(req, res, errorAnswer('service_busy', undefined, breaker.retryAfterSeconds), fields);
       // admit() itself may move open → half_open; read the state after it to know a trial.
       if (breaker.state === 'half_open') res.once('close', () => breaker.trialDone());
@@ -154,6 +163,13 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     const match = findRoute(req.method ?? 'GET', url, pathEnd);
     if (match.status === 'not_found') return responder.sendError(req, res, errorAnswer('not_found', `No such path: ${url.slice(0, Math.min(pathEnd, 100))}`), fields);
     if (match.status === 'method_not_allowed') {
+      // A CORS preflight needs no key and takes no token (decisions §12); any other OPTIONS is a 405.
+      if (underApi && isPreflight(req.method, req.headers)) {
+        fields.push(...PREFLIGHT_FIELDS);
+        res.writeHead(204, fields);
+        res.end();
+        return;
+      }
       fields.push('Allow', ALLOWED_METHODS);
       return responder.sendError(req, res, METHOD_NOT_ALLOWED, fields);
     }
@@ -162,6 +178,10 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     // A list request's usual query is read in one pass; any other query is split into pairs.
     const quick = target.kind === 'rows' && q !== -1 ? quickListQuery(url, q + 1, route) : undefined;
     const { pairs, malformed } = splitQuery(q === -1 || quick !== undefined ? '' : url.slice(q + 1));
+    if (target.kind === 'docs' || target.kind === 'docsAsset') {
+      const refused = answerDocs(req, res, target.kind === 'docs' ? '' : url.slice(DOCS_PATH.length + 1, pathEnd), fields);
+      return refused === undefined ? undefined : responder.sendError(req, res, refused, fields);
+    }
     if (target.kind === 'healthz') {
       fields.push('Cache-Control', 'no-store');
       return responder.send(req, res, 200, fields, '{"ok":true,"status":"live"}');
@@ -180,6 +200,12 @@ export function createHandler(options: HandlerOptions = {}): Handler {
         return responder.sendError(req, res, error as ApiError, fields);
       }
       fields.push('Cache-Control', 'public, max-age=300');
+      // A strong tag per content coding (decisions §10): each coding is another representation.
+      const coding = openApiBytes > opts.compressMinBytes ? chooseEncoding(req.headers['accept-encoding']) : null;
+      const tag = openApiTags[coding ?? 'identity'];
+      fields.push('ETag', tag);
+      const condition = req.headers['if-none-match'];
+      if (condition !== undefined && ifNoneMatchMatches(condition, tag)) return responder.sendNotModified(res, fields, openApiBytes);
       return responder.send(req, res, 200, fields, openApiJson);
     }
     const keyTable = keys.current;
@@ -196,27 +222,48 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     const plan = findPlan(key.plan);
     if (!plan) return responder.sendError(req, res, NOT_ON_PLAN, fields);
 
-    // 7. Limits: meta reads usage without spending it (decisions §3).
+    // 7. Parameters, read before the limits so that a conditional request whose parameters are
+    // valid is answered 304 with no token (decisions §10). A 400 is sent after the limits: it has
+    // consumed its token (decisions §1).
+    let query: ListQuery | undefined;
+    let problem: ErrorAnswer | undefined;
+    try {
+      query = quick ?? parseListQuery(pairs, malformed, route);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      problem = error;
+    }
+    let page: ListPage | undefined;
+    if (query !== undefined && target.kind === 'rows') {
+      const found = findPage(snapshot, target.rows, query, plan);
+      if ('list' in found) page = found;
+      else problem = found;
+    }
+    if (page !== undefined) {
+      const condition = req.headers['if-none-match'];
+      if (condition !== undefined && ifNoneMatchMatches(condition, page.tag)) {
+        appendRateLimitFields(fields, limiter.peek(key.id, plan));
+        fields.push('ETag', page.tag);
+        return responder.sendNotModified(res, fields, responder.successLength(pageLength(page.list, page.variant, page.position, page.count), page.count));
+      }
+    }
+
+    // 8. Limits: meta reads usage without spending it (decisions §3).
     const decision = route.countsAgainstLimits ? limiter.take(key.id, plan) : limiter.peek(key.id, plan);
     appendRateLimitFields(fields, decision);
     if (route.countsAgainstLimits && !decision.allowed) {
       return responder.sendError(req, res, errorAnswer(decision.code!, undefined, decision.retryAfterSeconds), fields);
     }
-    // 8. Parameters (a 400 has consumed its token).
-    let query;
-    try {
-      query = quick ?? parseListQuery(pairs, malformed, route);
-    } catch (error) {
-      return responder.sendError(req, res, error as ApiError, fields);
-    }
+    if (problem !== undefined) return responder.sendError(req, res, problem, fields);
     // 9. Rows.
     if (target.kind === 'meta') {
       return responder.sendSuccess(req, res, fields, JSON.stringify(metaRow(key, plan, decision, snapshot.manifest)), 1, asOf());
     }
-    if (target.kind === 'rows') {
-      const page = snapshot.list(target.rows, query.key);
-      const count = Math.min(query.limit, plan.maxPageSize, page.length);
-      return responder.sendSuccess(req, res, fields, pageBytes(page, plan.summaries ? 'full' : 'facts', count), count, asOf());
+    if (page !== undefined) {
+      fields.push('ETag', page.tag);
+      const link = nextPageLink(page, opts.baseUrl, route.path, q === -1 ? '' : url.slice(q + 1));
+      if (link !== undefined) fields.push('Link', link);
+      return responder.sendSuccess(req, res, fields, pageBytes(page.list, page.variant, page.position, page.count), page.count, asOf());
     }
     throw new Error(`route ${route.path} has no answer`);
   }

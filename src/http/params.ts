@@ -6,6 +6,7 @@
 import { ApiError } from '../errors.js';
 import { DEFAULT_PAGE_SIZE } from '../plans.js';
 import type { ParamName, Route } from '../routes.js';
+import { decodeCursor, type Cursor } from './cursor.js';
 
 /** The parsed, normalised query of a list request. */
 export interface ListQuery {
@@ -13,6 +14,8 @@ export interface ListQuery {
   readonly limit: number;
   /** Normalised ticker (EDGAR form) or 10-digit CIK to filter on; null for the overview. */
   readonly key: string | null;
+  /** The decoded `cursor` (decisions §9), or null for the first page. Whether it belongs to this list is checked with the list. */
+  readonly cursor: Cursor | null;
 }
 
 /** Query names that carry API keys in other APIs; any case (decisions §1: 401, headers only). */
@@ -94,6 +97,7 @@ export function parseListQuery(pairs: readonly [string, string][], malformed: bo
   let seen = 0;
   let limit = DEFAULT_PAGE_SIZE;
   let key: string | null = null;
+  let cursor: Cursor | null = null;
   for (let i = 0; i < pairs.length; i++) {
     const [name, value] = pairs[i]!;
     const index = allowed.indexOf(name);
@@ -106,9 +110,10 @@ export function parseListQuery(pairs: readonly [string, string][], malformed: bo
     const param = name as ParamName;
     if (param === 'limit') limit = parseLimit(value);
     else if (param === 'ticker') key = normaliseTicker(value);
-    else key = normaliseCik(value);
+    else if (param === 'cik') key = normaliseCik(value);
+    else cursor = parseCursor(value);
   }
-  return { limit, key };
+  return { limit, key, cursor };
 }
 
 /** Longest `limit` the quick path reads itself; longer ones (still valid) take the general path. */
@@ -135,13 +140,15 @@ export function quickListQuery(url: string, start: number, route: Route): ListQu
   let seen = 0;
   let limit = DEFAULT_PAGE_SIZE;
   let key: string | null = null;
+  let cursor: Cursor | null = null;
   let at = start;
   while (at < end) {
     let next = url.indexOf('&', at);
     if (next === -1) next = end;
     if (next > at) {
       // cik (whales only) is left to the general path, which pads it.
-      const param: Extract<ParamName, 'limit' | 'ticker'> | undefined = url.startsWith('limit=', at) ? 'limit' : url.startsWith('ticker=', at) ? 'ticker' : undefined;
+      const param: Exclude<ParamName, 'cik'> | undefined = url.startsWith('limit=', at) ? 'limit' : url.startsWith('ticker=', at) ? 'ticker'
+        : url.startsWith('cursor=', at) ? 'cursor' : undefined;
       if (param === undefined) return undefined;
       const index = allowed.indexOf(param);
       if (index === -1 || (seen & (1 << index)) !== 0) return undefined;
@@ -157,6 +164,11 @@ export function quickListQuery(url: string, start: number, route: Route): ListQu
           limit = limit * 10 + digit;
         }
         if (limit < 1) return undefined;
+      } else if (param === 'cursor') {
+        // Base64url has no character that percent-encoding or `+` would change.
+        const decoded = decodeCursor(url.slice(from, next));
+        if (typeof decoded === 'string') return undefined;
+        cursor = decoded;
       } else {
         if (length === 0 || length > TICKER_MAX_LENGTH) return undefined;
         for (let i = from; i < next; i++) {
@@ -169,7 +181,7 @@ export function quickListQuery(url: string, start: number, route: Route): ListQu
     }
     at = next + 1;
   }
-  return { limit, key };
+  return { limit, key, cursor };
 }
 
 /**
@@ -194,6 +206,17 @@ export function normaliseTicker(value: string): string {
   if (!TICKER.test(value)) throw invalid(`ticker must be 1-12 characters of A-Z a-z 0-9 . - /, got "${truncate(value)}"`);
   const upper = value.toUpperCase();
   return upper.indexOf('.') === -1 && upper.indexOf('/') === -1 ? upper : upper.replace(/[./]/g, '-');
+}
+
+/**
+ * `cursor`: a token from a `Link: rel="next"` header (decisions §9).
+ *
+ * @throws ApiError invalid_parameter naming `cursor` when it does not decode.
+ */
+export function parseCursor(value: string): Cursor {
+  const cursor = decodeCursor(value);
+  if (typeof cursor === 'string') throw invalid(`cursor ${cursor}; use the cursor of a Link header as it is`);
+  return cursor;
 }
 
 /**

@@ -36,6 +36,15 @@ export interface Responder {
    * @param asOf - `as_of`, RFC 3339 (ASCII).
    */
   sendSuccess(req: IncomingMessage, res: ServerResponse, fields: HeaderFields, rows: string | Buffer, count: number, asOf: string): void;
+  /**
+   * Sends 304 Not Modified (RFC 9110 §15.4.5): no body and no Content-Type, with the fields the
+   * 200 would have carried, `Vary: Accept-Encoding` included when that 200 would be compressible.
+   *
+   * @param bodyLength - bytes of the 200's body before compression.
+   */
+  sendNotModified(res: ServerResponse, fields: HeaderFields, bodyLength: number): void;
+  /** Bytes of a success envelope around `rowsLength` bytes of `count` rows (its `as_of` included). */
+  successLength(rowsLength: number, count: number): number;
   /** The error envelope for an error, with `license`. */
   errorBody(code: ErrorCode, detail: string): string;
   /**
@@ -50,6 +59,9 @@ export interface Responder {
    */
   sendError(req: IncomingMessage, res: ServerResponse, error: ErrorAnswer, fields: HeaderFields): void;
 }
+
+/** Characters of `as_of` (`2026-11-21T12:00:00.000Z`, Date#toISOString for years 0-9999). */
+const AS_OF_LENGTH = 24;
 
 /** Longest row count whose envelope middle is kept prepared: the largest page of any plan. */
 const PREPARED_COUNTS = MAX_PAGE_SIZE_OF_ANY_PLAN;
@@ -145,6 +157,14 @@ export function createResponder(license: string, attribution: string, compressMi
     errorBody,
     send,
     sendSuccess,
+    sendNotModified(res, fields, bodyLength) {
+      if (bodyLength > compressMinBytes) varyOnEncoding(fields);
+      res.writeHead(304, fields);
+      res.end();
+    },
+    successLength(rowsLength, count) {
+      return headBytes + AS_OF_LENGTH + middleBytes + digits(count) + rowsLength + tailBytes;
+    },
     sendError(req, res, error, fields) {
       setField(fields, 'Cache-Control', 'no-store');
       if (ERRORS[error.code].retryAfter) setField(fields, 'Retry-After', Math.max(1, Math.ceil(error.retryAfterSeconds ?? 1)));

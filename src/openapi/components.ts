@@ -62,7 +62,7 @@ function successEnvelope(): Json {
       license: { type: 'string', description: 'data licence plus information-only disclaimer' },
       attribution: { type: 'string', description: 'credit to display, visible and linked, when the written analysis is reused' },
       count: { type: 'integer', minimum: 0, description: 'number of rows in data' },
-      data: { type: 'array', items: { type: 'object' }, description: 'the rows' },
+      data: { type: 'array', items: { type: 'object', additionalProperties: true }, description: 'the rows; each an object whose other properties are allowed' },
     },
   };
 }
