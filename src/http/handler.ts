@@ -11,7 +11,9 @@ import { ApiError, errorAnswer, type ErrorAnswer } from '../errors.js';
 import { findPlan } from '../plans.js';
 import { API_PREFIX, ALLOWED_METHODS, findRoute } from '../routes.js';
 import { Breaker } from '../guard/breaker.js';
-import { Limiter } from '../guard/limiter.js';
+import { Limiter, type LimitDecision } from '../guard/limiter.js';
+import { openingStore, type LimiterStore, type LimiterStoreState } from '../guard/limiter-store.js';
+import { openRedisStore } from '../guard/redis-store.js';
 import { createLoadSampler } from '../guard/load-sampler.js';
 import { appendRateLimitFields } from '../guard/rate-limit-headers.js';
 import { Reloader } from '../data/reloader.js';
@@ -25,9 +27,16 @@ import { isDemoKeysFile, resolveOptions, type HandlerOptions } from '../options.
 import { PACKAGE_VERSION } from '../version.js';
 import { presentedKey } from './auth.js';
 import { hasKeyInQuery, parseListQuery, quickListQuery, splitQuery } from './params.js';
-import { createResponder, type HeaderFields } from './respond.js';
+import { createResponder, type HeaderFields, type SentHook } from './respond.js';
 import { metaRow } from './meta-row.js';
 import { clientErrorResponse } from './client-error.js';
+import type { Route } from '../routes.js';
+import type { ListQuery } from './params.js';
+import type { KeyRecord } from '../keys/keys-file.js';
+import type { Plan } from '../plans.js';
+import { accessLogObserver } from '../ops/access-log.js';
+import { combineObservers, newNote, NOTE, type NotedResponse, type RequestNote, type ResponseObserver } from '../ops/observer.js';
+import { openMetrics, type Metrics } from '../ops/metrics.js';
 
 /** What {@link createHandler} returns. */
 export interface Handler {
@@ -47,8 +56,17 @@ export interface Handler {
   close(): Promise<void>;
   /** The breaker, for SIGUSR2 (`toggleForced`) and inspection. */
   readonly breaker: Breaker;
-  /** The limiter, for inspection. */
+  /** This process's own buckets (the store without Redis, and Redis's `local` fallback), for inspection. */
   readonly limiter: Limiter;
+  /** The store the pipeline asks: this process's buckets, the cluster primary's, or Redis (decisions §11). */
+  readonly limits: LimiterStore;
+  /**
+   * The Prometheus metrics (decisions §12), when the `metrics` option is on and `ready` has
+   * settled; else undefined.
+   */
+  metrics(): Metrics | undefined;
+  /** Requests whose response this process still holds (the breaker's in-flight figure). */
+  inFlight(): number;
   /** The snapshot being served, if any. */
   snapshot(): SnapshotIndex | undefined;
   /**
@@ -79,8 +97,23 @@ const NOT_ON_PLAN: ErrorAnswer = Object.freeze(errorAnswer('api_not_available_on
 export function createHandler(options: HandlerOptions = {}): Handler {
   const opts = resolveOptions(options);
   const { now, log } = opts;
-  const responder = createResponder(opts.license, opts.attribution, opts.compressMinBytes);
   const limiter = new Limiter({ now, sweepIntervalMs: opts.limiterSweepIntervalMs });
+  // The one place that decides where buckets live (decisions §11); the pipeline asks `limits`.
+  const storeOpening = opts.redisUrl === undefined
+    ? undefined
+    : openRedisStore({ url: opts.redisUrl, timeoutMs: opts.redisTimeoutMs, fallback: opts.redisFallback, local: limiter, log });
+  const limits: LimiterStore = storeOpening !== undefined
+    ? openingStore(storeOpening, { store: 'redis', mode: 'unavailable' })
+    : opts.limiterStore ?? limiter;
+  // The operators' eyes (decisions §12): with neither configured, `observer` stays undefined and
+  // the pipeline makes no notes.
+  let observer: ResponseObserver | undefined = opts.accessLog ? accessLogObserver(opts.accessLog) : undefined;
+  const onSent: SentHook = (req, res, status, bytes, error) => {
+    const note = (res as NotedResponse)[NOTE];
+    if (note !== undefined && observer !== undefined) observer.responded(req, note, status, bytes, error, performance.now() - note.startedAt);
+  };
+  const observing = opts.accessLog !== undefined || opts.metrics;
+  const responder = createResponder(opts.license, opts.attribution, opts.compressMinBytes, observing ? onSent : undefined);
   let inFlight = 0;
   const sampler = opts.breaker.sample ? undefined : createLoadSampler({ inFlight: () => inFlight });
   const breaker = new Breaker({ now, ...opts.breaker, sample: opts.breaker.sample ?? sampler!.sample });
@@ -105,7 +138,14 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     reloader.on('refused', (error: Error) => events.emit('refused', name, error));
   }
 
-  const ready = Promise.allSettled([snapshots.start(), keys.start()]).then((loads) => {
+  let metrics: Metrics | undefined;
+  const metricsOpening = opts.metrics
+    ? openMetrics({ breaker, limiter, limits, events, snapshot: () => snapshots.current, inFlight: () => inFlight }).then((opened) => {
+      metrics = opened;
+      observer = combineObservers([observer, opened.observer]);
+    })
+    : undefined;
+  const ready = Promise.allSettled([snapshots.start(), keys.start(), storeOpening, metricsOpening]).then((loads) => {
     const failures = loads.flatMap((load) => (load.status === 'rejected' ? [load.reason as Error] : []));
     if (failures.length === 1) throw failures[0]!;
     if (failures.length > 1) throw new Error(failures.map((error) => String(error.message)).join('; '), { cause: failures });
@@ -134,7 +174,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     return asOfText;
   };
 
-  function dispatch(req: IncomingMessage, res: ServerResponse, requestId: string): void {
+  function dispatch(req: IncomingMessage, res: ServerResponse, requestId: string, note: RequestNote | undefined): void {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const pathEnd = q === -1 ? url.length : q;
@@ -159,6 +199,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     }
     const route = match.route;
     const target = route.target;
+    if (note !== undefined) note.route = route;
     // A list request's usual query is read in one pass; any other query is split into pairs.
     const quick = target.kind === 'rows' && q !== -1 ? quickListQuery(url, q + 1, route) : undefined;
     const { pairs, malformed } = splitQuery(q === -1 || quick !== undefined ? '' : url.slice(q + 1));
@@ -171,7 +212,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
         return responder.sendError(req, res, errorAnswer('service_busy', snapshot ? 'The breaker is open.' : 'No snapshot is loaded yet.', breaker.retryAfterSeconds), fields);
       }
       fields.push('Cache-Control', 'no-store');
-      return responder.send(req, res, 200, fields, `{"ok":true,"status":"ready","snapshot_version":${JSON.stringify(snapshot.version)}}`);
+      return responder.send(req, res, 200, fields, `{"ok":true,"status":"ready","snapshot_version":${JSON.stringify(snapshot.version)},"limits":${limitsDetail(limits.state())}}`);
     }
     if (target.kind === 'openapi') {
       try {
@@ -191,13 +232,40 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     if (typeof presented !== 'string') return responder.sendError(req, res, presented, fields);
     const key = keyTable.find(presented);
     if (!key) return responder.sendError(req, res, UNKNOWN_KEY, fields);
+    if (note !== undefined) {
+      note.keyId = key.id;
+      note.plan = key.plan;
+    }
     if (key.status === 'inactive') return responder.sendError(req, res, ACCOUNT_UNAVAILABLE, fields);
     if (key.status === 'suspended') return responder.sendError(req, res, SUBSCRIPTION_SUSPENDED, fields);
     const plan = findPlan(key.plan);
     if (!plan) return responder.sendError(req, res, NOT_ON_PLAN, fields);
 
-    // 7. Limits: meta reads usage without spending it (decisions §3).
-    const decision = route.countsAgainstLimits ? limiter.take(key.id, plan) : limiter.peek(key.id, plan);
+    // 7. Limits: meta reads usage without spending it (decisions §3). A store in another process
+    // answers later, and the pipeline goes on from here then; this process's store answers now.
+    const decision = route.countsAgainstLimits ? limits.take(key.id, plan) : limits.peek(key.id, plan);
+    if (decision instanceof Promise) {
+      decision.then(
+        (later) => {
+          try {
+            afterLimits(req, res, fields, route, key, plan, snapshot, quick, pairs, malformed, note, later);
+          } catch (error) {
+            failed(req, res, requestId, error);
+          }
+        },
+        (error: unknown) => failed(req, res, requestId, error),
+      );
+      return;
+    }
+    afterLimits(req, res, fields, route, key, plan, snapshot, quick, pairs, malformed, note, decision);
+  }
+
+  /** Steps 7 (the limiter's answer) to 9 of {@link dispatch}. */
+  function afterLimits(
+    req: IncomingMessage, res: ServerResponse, fields: HeaderFields, route: Route, key: KeyRecord, plan: Plan, snapshot: SnapshotIndex,
+    quick: ListQuery | undefined, pairs: [string, string][], malformed: boolean, note: RequestNote | undefined, decision: LimitDecision,
+  ): void {
+    const target = route.target;
     appendRateLimitFields(fields, decision);
     if (route.countsAgainstLimits && !decision.allowed) {
       return responder.sendError(req, res, errorAnswer(decision.code!, undefined, decision.retryAfterSeconds), fields);
@@ -209,6 +277,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     } catch (error) {
       return responder.sendError(req, res, error as ApiError, fields);
     }
+    if (note !== undefined) note.query = query;
     // 9. Rows.
     if (target.kind === 'meta') {
       return responder.sendSuccess(req, res, fields, JSON.stringify(metaRow(key, plan, decision, snapshot.manifest)), 1, asOf());
@@ -221,6 +290,24 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     throw new Error(`route ${route.path} has no answer`);
   }
 
+  /**
+   * Answers a request whose pipeline threw: an ApiError becomes its envelope, anything else is
+   * a bug, logged with its stack and answered 500 with the request id (never the stack).
+   */
+  function failed(req: IncomingMessage, res: ServerResponse, requestId: string, error: unknown): void {
+    if (error instanceof ApiError) {
+      if (!res.headersSent) responder.sendError(req, res, error, ['X-Request-Id', requestId]);
+      return;
+    }
+    // The path only: the query string may hold a key and is never logged.
+    log(`internal error ${requestId} on ${req.method} ${(req.url ?? '').split('?')[0]}: ${(error as Error).stack ?? String(error)}`);
+    if (!res.headersSent) {
+      responder.sendError(req, res, new ApiError('internal_error', `Internal error; request id ${requestId}.`), ['X-Request-Id', requestId]);
+    } else {
+      res.destroy();
+    }
+  }
+
   /** Ends a request's count in flight (one listener shared by every response counted). */
   const requestClosed = (): void => {
     inFlight--;
@@ -229,20 +316,12 @@ export function createHandler(options: HandlerOptions = {}): Handler {
   return {
     handle(req, res) {
       const requestId = `${idPrefix}-${(requestCounter++).toString(36)}`;
+      let note: RequestNote | undefined;
+      if (observing) (res as NotedResponse)[NOTE] = note = newNote(requestId, now());
       try {
-        dispatch(req, res, requestId);
+        dispatch(req, res, requestId, note);
       } catch (error) {
-        if (error instanceof ApiError) {
-          responder.sendError(req, res, error, ['X-Request-Id', requestId]);
-          return;
-        }
-        // The path only: the query string may hold a key and is never logged.
-        log(`internal error ${requestId} on ${req.method} ${(req.url ?? '').split('?')[0]}: ${(error as Error).stack ?? String(error)}`);
-        if (!res.headersSent) {
-          responder.sendError(req, res, new ApiError('internal_error', `Internal error; request id ${requestId}.`), ['X-Request-Id', requestId]);
-        } else {
-          res.destroy();
-        }
+        failed(req, res, requestId, error);
       } finally {
         // Every answer above is written before this line, so a response is in flight only while
         // the process still holds some of its bytes (a slow reader's) or, after a bug, was never
@@ -269,14 +348,28 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     async close() {
       breaker.stop();
       sampler?.stop();
-      limiter.close();
+      await limiter.close();
+      if (limits !== limiter) await limits.close();
+      metrics?.close();
       snapshots.close();
       keys.close();
       await ready.catch(() => {});
     },
     breaker,
     limiter,
+    limits,
+    metrics: () => metrics,
+    inFlight: () => inFlight,
     snapshot: () => snapshots.current,
     events,
   };
+}
+
+/**
+ * The `/readyz` detail of where the buckets are (decisions §11): `{"store":"redis","mode":"fallback_local"}`;
+ * `mode` is `shared`, `fallback_local` (Redis away, this process's buckets answer) or
+ * `unavailable` (Redis away, 503 under `--redis-fallback closed`).
+ */
+function limitsDetail(state: LimiterStoreState): string {
+  return JSON.stringify({ store: state.store, mode: state.mode });
 }
