@@ -3,10 +3,14 @@
  * The `equity-facts` command: `serve`, `keys`, `build`. The builder (and its XML parser) is
  * loaded only by `build`, so the server never loads a dependency.
  */
+import cluster from 'node:cluster';
 import { listen } from '../server.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { runKeysCommand } from '../keys/keys-command.js';
 import { SERVE_SETTINGS, ServeUsageError, readServeConfig } from './serve-config.js';
+import { answerMetricsRequests, runPrimary } from './cluster.js';
+import { IpcStore } from '../guard/ipc-store.js';
+import { openAccessLog } from '../ops/access-log.js';
 
 const HELP = `equity-facts ${PACKAGE_VERSION}: factual U.S. equity data from SEC EDGAR over HTTP/JSON
 
@@ -18,7 +22,7 @@ usage:
   equity-facts build --from DIR --out SNAPSHOTS_DIR [--as-of YYYY-MM-DD] [--window-days 90] [--filings-days N] [--version V]
 
 serve settings (flag, environment variable, default):
-${SERVE_SETTINGS.map((s) => `  ${(s.flag ? `--${s.flag}` : '').padEnd(12)} ${s.env.padEnd(18)} ${s.fallback}`).join('\n')}
+${SERVE_SETTINGS.map((s) => `  ${(s.flag ? `--${s.flag}` : '').padEnd(18)} ${s.env.padEnd(20)} ${s.fallback}`).join('\n')}
 
 signals while serving: SIGHUP reloads snapshot and keys; SIGUSR2 toggles a forced-open breaker;
 SIGTERM/SIGINT stop accepting, finish requests in flight, exit 0.
@@ -35,9 +39,20 @@ async function serve(argv: readonly string[]): Promise<number> {
     }
     throw error;
   }
+  const { workers = 1, accessLogTarget = 'stdout', ...options } = config;
+  if (cluster.isPrimary && workers > 1) return runPrimary(config);
+  const accessLog = accessLogTarget === 'off' ? undefined : openAccessLog(accessLogTarget);
+  if (accessLog) options.accessLog = (line) => accessLog.write(line);
+  if (cluster.isWorker) {
+    // A worker: the primary holds the buckets unless Redis does, and serves the metrics.
+    if (options.redisUrl === undefined) options.limiterStore = new IpcStore();
+    if (options.metricsPort !== undefined) options.metrics = true;
+    delete options.metricsPort;
+    options.log = (line) => { process.stderr.write(`[worker ${cluster.worker!.id}] ${line}\n`); };
+  }
   let running;
   try {
-    running = await listen(config);
+    running = await listen(options);
   } catch (error) {
     process.stderr.write(`equity-facts serve: cannot start: ${(error as Error).message}\n`);
     return 1;
@@ -45,6 +60,7 @@ async function serve(argv: readonly string[]): Promise<number> {
   const { handler } = running;
   // Handlers first, then the message: whoever waits for "serving on" may signal at once.
   process.on('SIGHUP', () => {
+    accessLog?.reopen();
     void handler.reload();
   });
   process.on('SIGUSR2', () => {
@@ -54,12 +70,21 @@ async function serve(argv: readonly string[]): Promise<number> {
   const stopped = new Promise<number>((resolve) => {
     const stop = (signal: string): void => {
       process.stderr.write(`${signal}: stopping; finishing requests in flight\n`);
-      void running.close().then(() => resolve(0));
+      void running.close().then(() => accessLog?.close()).then(() => resolve(0));
     };
     process.once('SIGTERM', () => stop('SIGTERM'));
     process.once('SIGINT', () => stop('SIGINT'));
   });
+  if (cluster.isWorker) {
+    answerMetricsRequests(() => handler.metrics()?.registry.getMetricsAsJSON());
+    // The IPC channel would keep a drained worker alive: let it go once the server is closed.
+    return stopped.then((code) => {
+      cluster.worker!.disconnect();
+      return code;
+    });
+  }
   process.stderr.write(`equity-facts ${PACKAGE_VERSION} serving on ${running.url} (pid ${process.pid})\n`);
+  if (running.metricsUrl) process.stderr.write(`metrics on ${running.metricsUrl}/metrics\n`);
   return stopped;
 }
 
