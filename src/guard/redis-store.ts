@@ -93,6 +93,8 @@ export class RedisStore implements LimiterStore {
   #probe: NodeJS.Timeout | undefined;
   #probing = false;
   #closed = false;
+  /** Whether {@link start} has decided the first mode (until then, probes leave it alone). */
+  #started = false;
   /** A SCRIPT LOAD under way (after NOSCRIPT: Redis restarted or flushed its scripts). */
   #loading: Promise<unknown> | undefined;
 
@@ -115,6 +117,7 @@ export class RedisStore implements LimiterStore {
       new Promise<string>((resolve) => { timer = setTimeout(() => resolve(`not answering within ${connectTimeoutMs} ms`), connectTimeoutMs); }),
     ]);
     clearTimeout(timer);
+    this.#started = true;
     if (reason === undefined) {
       this.#shared = true;
       this.#options.log(`limits: shared through Redis at ${this.#where} (timeout ${this.#options.timeoutMs} ms, fallback ${this.#options.fallback})`);
@@ -212,7 +215,7 @@ export class RedisStore implements LimiterStore {
 
   /** While in the fallback: loads the script, and on an answer within the timeout, shares again. */
   async #probeOnce(): Promise<void> {
-    if (this.#shared || this.#probing || this.#closed || !this.#client.isReady) return;
+    if (!this.#started || this.#shared || this.#probing || this.#closed || !this.#client.isReady) return;
     this.#probing = true;
     let timer: NodeJS.Timeout | undefined;
     try {
