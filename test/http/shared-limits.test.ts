@@ -4,6 +4,7 @@
  * a burst of 1,000 concurrent requests for one key.
  */
 import { test } from 'node:test';
+import { Agent, request } from 'undici';
 import assert from 'node:assert/strict';
 import { hashKey, type KeyRecord } from '../../src/keys/keys-file.js';
 import { bucketKeys } from '../../src/guard/redis-script.js';
@@ -74,4 +75,67 @@ test(`serve --workers 2 without Redis admits exactly a free key's 10 of ${BURST}
   // Both workers answered some of them: the port is shared.
   assert.equal((server.stderr.text.match(/worker \d+ \(pid \d+\) serving/g) ?? []).length, 2);
   assert.equal(await server.stop(), 0);
+});
+
+/**
+ * Sends batches of `size` concurrent requests round the servers; after each batch `next(batch)`
+ * says whether to go on. Returns every status with its Retry-After and server.
+ */
+async function loadWhile(urls: readonly string[], key: string, size: number, next: (batch: number) => Promise<boolean>): Promise<{ status: number; retryAfter: string | undefined; server: number }[]> {
+  const seen: { status: number; retryAfter: string | undefined; server: number }[] = [];
+  const agent = new Agent({ connections: 16 });
+  try {
+    for (let batch = 1; ; batch++) {
+      await Promise.all(Array.from({ length: size }, async (_, i) => {
+        const server = i % urls.length;
+        const response = await request(`${urls[server]}${FILINGS}`, { headers: withKey(key), dispatcher: agent });
+        await response.body.dump();
+        seen.push({ status: response.statusCode, retryAfter: response.headers['retry-after'] as string | undefined, server });
+      }));
+      if (!await next(batch)) break;
+    }
+  } finally {
+    await agent.close();
+  }
+  return seen;
+}
+
+/** Polls each server's /readyz until its limits mode is `mode`; fails after `ms`. */
+async function waitForMode(urls: readonly string[], mode: string, ms = 15_000): Promise<void> {
+  const deadline = performance.now() + ms;
+  for (const url of urls) {
+    for (;;) {
+      const reply = await request(`${url}/readyz`);
+      const body = await reply.body.json() as { limits?: { mode?: string } };
+      if (body.limits?.mode === mode) break;
+      if (performance.now() > deadline) assert.fail(`${url}: limits ${JSON.stringify(body.limits)} after ${ms} ms`);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+}
+
+test(`Redis killed mid-load: local fallback answers 200/429 and closed 503 with Retry-After: 1, never a 5xx otherwise; restarted: shared again${NO_REDIS_REASON ? ` (skipped: ${NO_REDIS_REASON})` : ''}`, { skip: NO_REDIS_REASON || false }, async (t) => {
+  const redis = await startRedis(t);
+  const fixture = await fixtureDir(t, EXTRA_KEYS);
+  const flags = ['--redis-url', redis.url, '--redis-timeout-ms', '100', '--access-log', 'off'];
+  const servers = await Promise.all([
+    startServe(t, fixture, flags), startServe(t, fixture, flags), startServe(t, fixture, [...flags, '--redis-fallback', 'closed']),
+  ]);
+  const urls = servers.map((s) => s.url);
+  // Redis answers three batches, is killed, and the load goes on for twenty more.
+  const seen = await loadWhile(urls, KEYS.founders, 30, async (batch) => {
+    if (batch === 3) void redis.kill(); // not awaited: the next batch runs while Redis dies
+    return batch < 23;
+  });
+  const byServer = [0, 1, 2].map((i) => seen.filter((s) => s.server === i));
+  for (const answers of byServer.slice(0, 2)) assert.ok(answers.every((s) => s.status === 200 || s.status === 429), JSON.stringify(answers.filter((s) => s.status >= 500).slice(0, 3)));
+  const closed = byServer[2]!;
+  assert.ok(closed.every((s) => s.status === 200 || s.status === 429 || (s.status === 503 && s.retryAfter === '1')), JSON.stringify(closed.filter((s) => s.status >= 500 && s.retryAfter !== '1').slice(0, 3)));
+  assert.ok(closed.some((s) => s.status === 503), 'the closed server refused while Redis was away');
+  for (const server of servers) assert.equal((server.stderr.text.match(/limits: Redis at .* (connection lost|did not answer|failed)/g) ?? []).length, 1, server.stderr.text);
+
+  await redis.restart();
+  await waitForMode(urls, 'shared');
+  const free = await burst(urls, FILINGS, withKey(KEYS.free), 300);
+  assertExact(free.answers, free.sentAt, 10, 6, 'rate_limited_minute');
 });
