@@ -8,14 +8,15 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import type { ErrorCode } from '../errors.js';
+import { ROUTES } from '../routes.js';
 import type { RequestNote, ResponseObserver } from './observer.js';
 
 /**
- * Longest path segment written as it is for a path that matched no route. Every path the API
- * answers is shorter; a longer segment may be a key pasted into the URL (`eqf_` + 38), so it is
- * written as `…`.
+ * Longest path segment written as it is for a path that matched no route: the longest segment of
+ * any route (`openapi.json`). A longer one may be a key pasted into the URL (a minted key is
+ * `eqf_` + 38 characters), so it is written as `…`.
  */
-const MAX_UNROUTED_SEGMENT = 16;
+const MAX_UNROUTED_SEGMENT = Math.max(...ROUTES.flatMap((route) => route.path.split('/').map((segment) => segment.length)));
 /** Longest path written for a path that matched no route, in characters. */
 const MAX_UNROUTED_PATH = 100;
 
