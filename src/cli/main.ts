@@ -77,11 +77,7 @@ async function serve(argv: readonly string[]): Promise<number> {
   });
   if (cluster.isWorker) {
     answerMetricsRequests(() => handler.metrics()?.registry.getMetricsAsJSON());
-    // The IPC channel would keep a drained worker alive: let it go once the server is closed.
-    return stopped.then((code) => {
-      cluster.worker!.disconnect();
-      return code;
-    });
+    return stopped;
   }
   process.stderr.write(`equity-facts ${PACKAGE_VERSION} serving on ${running.url} (pid ${process.pid})\n`);
   if (running.metricsUrl) process.stderr.write(`metrics on ${running.metricsUrl}/metrics\n`);
@@ -117,7 +113,11 @@ async function main(argv: readonly string[]): Promise<number> {
 }
 
 main(process.argv.slice(2)).then(
-  (code) => { process.exitCode = code; },
+  (code) => {
+    process.exitCode = code;
+    // A cluster worker's IPC channel would keep it alive after it stopped (or failed to start).
+    if (cluster.isWorker) cluster.worker!.disconnect();
+  },
   (error: unknown) => {
     process.stderr.write(`equity-facts: ${(error as Error).stack ?? String(error)}\n`);
     process.exitCode = 1;
