@@ -4,7 +4,8 @@
  * (`redis-store.ts`). The request pipeline holds a {@link LimiterStore} and never knows which.
  */
 import type { Plan } from '../plans.js';
-import type { LimitDecision } from './limiter.js';
+import type { Limiter, LimitDecision } from './limiter.js';
+import { openRedisStore, type RedisFallback } from './redis-store.js';
 
 /**
  * A decision now or later. The in-process store answers synchronously, so the pipeline stays
@@ -76,4 +77,35 @@ export function openingStore(opening: Promise<LimiterStore>, placeholder: Limite
     state: () => opened?.state() ?? placeholder,
     close: () => opening.then((store) => store.close(), () => {}),
   };
+}
+
+/** The options that decide where buckets live (see `HandlerOptions`). */
+export interface LimitsOptions {
+  readonly redisUrl: string | undefined;
+  readonly redisTimeoutMs: number;
+  readonly redisFallback: RedisFallback;
+  readonly limiterStore: LimiterStore | undefined;
+}
+
+/**
+ * The one place that decides where a handler's buckets live (decisions §11): Redis when
+ * `redisUrl` is given (opened asynchronously; `opening` settles when it is open, and rejects
+ * when `@redis/client` is missing), else the given store (a cluster worker's), else `local`.
+ *
+ * @param local - this process's own buckets (also Redis's `local` fallback).
+ * @param log - receives the Redis store's switch lines.
+ */
+export function openLimits(options: LimitsOptions, local: Limiter, log: (line: string) => void): { limits: LimiterStore; opening: Promise<unknown> | undefined } {
+  if (options.redisUrl === undefined) return { limits: options.limiterStore ?? local, opening: undefined };
+  const opening = openRedisStore({ url: options.redisUrl, timeoutMs: options.redisTimeoutMs, fallback: options.redisFallback, local, log });
+  return { limits: openingStore(opening, { store: 'redis', mode: 'unavailable' }), opening };
+}
+
+/**
+ * The `/readyz` detail of where the buckets are: `{"store":"redis","mode":"fallback_local"}`;
+ * `mode` is `shared`, `fallback_local` (Redis away, this process's buckets answer) or
+ * `unavailable` (Redis away, 503 under `--redis-fallback closed`).
+ */
+export function limitsDetail(state: LimiterStoreState): string {
+  return JSON.stringify({ store: state.store, mode: state.mode });
 }

@@ -12,8 +12,7 @@ import { findPlan } from '../plans.js';
 import { API_PREFIX, ALLOWED_METHODS, findRoute } from '../routes.js';
 import { Breaker } from '../guard/breaker.js';
 import { Limiter, type LimitDecision } from '../guard/limiter.js';
-import { openingStore, type LimiterStore, type LimiterStoreState } from '../guard/limiter-store.js';
-import { openRedisStore } from '../guard/redis-store.js';
+import { limitsDetail, openLimits, type LimiterStore } from '../guard/limiter-store.js';
 import { createLoadSampler } from '../guard/load-sampler.js';
 import { appendRateLimitFields } from '../guard/rate-limit-headers.js';
 import { Reloader } from '../data/reloader.js';
@@ -27,16 +26,16 @@ import { isDemoKeysFile, resolveOptions, type HandlerOptions } from '../options.
 import { PACKAGE_VERSION } from '../version.js';
 import { presentedKey } from './auth.js';
 import { hasKeyInQuery, parseListQuery, quickListQuery, splitQuery } from './params.js';
-import { createResponder, type HeaderFields, type SentHook } from './respond.js';
+import { createResponder, type HeaderFields } from './respond.js';
 import { metaRow } from './meta-row.js';
 import { clientErrorResponse } from './client-error.js';
 import type { Route } from '../routes.js';
 import type { ListQuery } from './params.js';
 import type { KeyRecord } from '../keys/keys-file.js';
 import type { Plan } from '../plans.js';
-import { accessLogObserver } from '../ops/access-log.js';
-import { combineObservers, newNote, NOTE, type NotedResponse, type RequestNote, type ResponseObserver } from '../ops/observer.js';
-import { openMetrics, type Metrics } from '../ops/metrics.js';
+import { createEyes } from '../ops/eyes.js';
+import { newNote, NOTE, type NotedResponse, type RequestNote } from '../ops/observer.js';
+import type { Metrics } from '../ops/metrics.js';
 
 /** What {@link createHandler} returns. */
 export interface Handler {
@@ -98,22 +97,10 @@ export function createHandler(options: HandlerOptions = {}): Handler {
   const opts = resolveOptions(options);
   const { now, log } = opts;
   const limiter = new Limiter({ now, sweepIntervalMs: opts.limiterSweepIntervalMs });
-  // The one place that decides where buckets live (decisions §11); the pipeline asks `limits`.
-  const storeOpening = opts.redisUrl === undefined
-    ? undefined
-    : openRedisStore({ url: opts.redisUrl, timeoutMs: opts.redisTimeoutMs, fallback: opts.redisFallback, local: limiter, log });
-  const limits: LimiterStore = storeOpening !== undefined
-    ? openingStore(storeOpening, { store: 'redis', mode: 'unavailable' })
-    : opts.limiterStore ?? limiter;
-  // The operators' eyes (decisions §12): with neither configured, `observer` stays undefined and
-  // the pipeline makes no notes.
-  let observer: ResponseObserver | undefined = opts.accessLog ? accessLogObserver(opts.accessLog) : undefined;
-  const onSent: SentHook = (req, res, status, bytes, error) => {
-    const note = (res as NotedResponse)[NOTE];
-    if (note !== undefined && observer !== undefined) observer.responded(req, note, status, bytes, error, performance.now() - note.startedAt);
-  };
-  const observing = opts.accessLog !== undefined || opts.metrics;
-  const responder = createResponder(opts.license, opts.attribution, opts.compressMinBytes, observing ? onSent : undefined);
+  const { limits, opening: storeOpening } = openLimits(opts, limiter, log);
+  const eyes = createEyes(opts.accessLog, opts.metrics);
+  const { observing } = eyes;
+  const responder = createResponder(opts.license, opts.attribution, opts.compressMinBytes, eyes.onSent);
   let inFlight = 0;
   const sampler = opts.breaker.sample ? undefined : createLoadSampler({ inFlight: () => inFlight });
   const breaker = new Breaker({ now, ...opts.breaker, sample: opts.breaker.sample ?? sampler!.sample });
@@ -138,13 +125,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     reloader.on('refused', (error: Error) => events.emit('refused', name, error));
   }
 
-  let metrics: Metrics | undefined;
-  const metricsOpening = opts.metrics
-    ? openMetrics({ breaker, limiter, limits, events, snapshot: () => snapshots.current, inFlight: () => inFlight }).then((opened) => {
-      metrics = opened;
-      observer = combineObservers([observer, opened.observer]);
-    })
-    : undefined;
+  const metricsOpening = eyes.openMetrics({ breaker, limiter, limits, events, snapshot: () => snapshots.current, inFlight: () => inFlight });
   const ready = Promise.allSettled([snapshots.start(), keys.start(), storeOpening, metricsOpening]).then((loads) => {
     const failures = loads.flatMap((load) => (load.status === 'rejected' ? [load.reason as Error] : []));
     if (failures.length === 1) throw failures[0]!;
@@ -350,7 +331,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
       sampler?.stop();
       await limiter.close();
       if (limits !== limiter) await limits.close();
-      metrics?.close();
+      eyes.close();
       snapshots.close();
       keys.close();
       await ready.catch(() => {});
@@ -358,18 +339,9 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     breaker,
     limiter,
     limits,
-    metrics: () => metrics,
+    metrics: eyes.metrics,
     inFlight: () => inFlight,
     snapshot: () => snapshots.current,
     events,
   };
-}
-
-/**
- * The `/readyz` detail of where the buckets are (decisions §11): `{"store":"redis","mode":"fallback_local"}`;
- * `mode` is `shared`, `fallback_local` (Redis away, this process's buckets answer) or
- * `unavailable` (Redis away, 503 under `--redis-fallback closed`).
- */
-function limitsDetail(state: LimiterStoreState): string {
-  return JSON.stringify({ store: state.store, mode: state.mode });
 }
