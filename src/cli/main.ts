@@ -15,7 +15,8 @@ import { openAccessLog } from '../ops/access-log.js';
 const HELP = `equity-facts ${PACKAGE_VERSION}: factual U.S. equity data from SEC EDGAR over HTTP/JSON
 
 usage:
-  equity-facts serve [--port 8080] [--host 127.0.0.1] [--snapshots DIR] [--keys FILE]
+  equity-facts serve [--port 8080] [--host 127.0.0.1] [--snapshots DIR] [--keys FILE] [--workers N]
+                    [--redis-url URL] [--access-log stdout|off|FILE] [--metrics-port P] (all settings below)
   equity-facts keys add --file F --plan P --account A [--label L]
   equity-facts keys list --file F
   equity-facts keys set-status --file F ID STATUS
