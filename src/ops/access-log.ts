@@ -5,7 +5,7 @@
  * parameter: the query enters the line only as the values that passed the parameter checks
  * (a ticker, a CIK, a limit), and a path no route knows is cut where a segment could hold a key.
  */
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import type { ErrorCode } from '../errors.js';
 import { ROUTES } from '../routes.js';
@@ -97,26 +97,40 @@ export interface AccessLogFile {
  */
 const MAX_PIPE_WRITE_BYTES = 4096;
 
+/** Queued characters that make a batch worth writing at once (about 100 lines). */
+const FLUSH_CHARS = 32 * 1024;
+
+/** Longest a line waits in the queue, ms. */
+const FLUSH_DELAY_MS = 100;
+
 /**
- * Opens `--access-log stdout|FILE` (`off` opens nothing). Lines are queued and written together
- * once per turn of the event loop (setImmediate): one system call per batch, not per response.
- * A FILE is opened for appending, so several processes may share it, and reopened by
- * {@link AccessLogFile.reopen} (after logrotate moved it).
+ * Opens `--access-log stdout|FILE` (`off` opens nothing). Lines are queued and written in
+ * batches, when 32 KiB are queued or 100 ms after the first line of a batch, with one
+ * synchronous write (a few µs, no thread-pool round trip): a write per response, or per turn of
+ * the event loop, cost over 10 % of filings req/s. A line thus reaches the file up to 100 ms
+ * after its response; {@link AccessLogFile.close} (SIGTERM) writes what is queued, a crash loses
+ * at most those 100 ms. A FILE is opened for appending, so several processes may share it, and
+ * reopened by {@link AccessLogFile.reopen} (after logrotate moved it).
  *
  * @param target - `stdout` or a file path.
+ * @throws the open error of FILE (e.g. EACCES) at the first write.
  */
 export function openAccessLog(target: string): AccessLogFile {
-  let stream: WriteStream | undefined;
-  let queue: string[] = [];
-  let scheduled = false;
   const toStdout = target === 'stdout';
+  let fd: number | undefined;
+  let queue: string[] = [];
+  let queuedChars = 0;
+  let timer: NodeJS.Timeout | undefined;
   const flush = (): void => {
-    scheduled = false;
+    clearTimeout(timer);
+    timer = undefined;
     if (queue.length === 0) return;
     const lines = queue;
     queue = [];
+    queuedChars = 0;
     if (!toStdout) {
-      (stream ??= createWriteStream(target, { flags: 'a' })).write(lines.join(''));
+      fd ??= openSync(target, 'a');
+      writeSync(fd, lines.join(''));
       return;
     }
     let chunk = '';
@@ -136,23 +150,24 @@ export function openAccessLog(target: string): AccessLogFile {
   return {
     write(line) {
       queue.push(`${line}\n`);
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
+      queuedChars += line.length + 1;
+      if (queuedChars >= FLUSH_CHARS) flush();
+      else if (timer === undefined) {
+        timer = setTimeout(flush, FLUSH_DELAY_MS);
+        timer.unref();
       }
     },
     flush,
     reopen() {
       flush();
-      stream?.end();
-      stream = undefined;
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
     },
     close() {
       flush();
-      if (stream === undefined) return Promise.resolve();
-      const closing = stream;
-      stream = undefined;
-      return new Promise((resolve) => closing.end(resolve));
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
+      return Promise.resolve();
     },
   };
 }
