@@ -22,6 +22,13 @@ interface MetricsMessage {
   readonly json?: unknown[];
 }
 
+/**
+ * A worker's word that it serves: sent once its signal handlers are in place, so that a signal
+ * the primary relays after announcing the workers never meets a worker without them (the
+ * default action of SIGHUP and SIGUSR2 ends a process).
+ */
+export const WORKER_READY = Object.freeze({ eqf: 'worker-ready' });
+
 /** Longest wait for one worker's metrics in a scrape, ms. */
 const METRICS_WAIT_MS = 2000;
 
@@ -46,25 +53,31 @@ export async function runPrimary(config: ServeConfig): Promise<number> {
     const finish = (code: number): void => {
       void Promise.resolve(metricsListener?.close()).then(() => limiter?.close()).then(() => resolve(code));
     };
+    let address: { address?: string | null; port: number } | undefined;
     const fork = (): Worker => {
       const worker = cluster.fork();
       if (limiter) answerLimits(limiter, worker);
+      worker.on('message', (message: unknown) => {
+        if ((message as { eqf?: unknown } | null)?.eqf === WORKER_READY.eqf) ready(worker);
+      });
       return worker;
     };
-    cluster.on('listening', (worker, address) => {
+    cluster.on('listening', (_worker, where) => { address ??= where; });
+    const ready = (worker: Worker): void => {
       listening.add(worker.id);
       log(`worker ${worker.id} (pid ${worker.process.pid}) serving`);
-      if (announced || listening.size < count) return;
+      if (announced || listening.size < count || address === undefined) return;
       announced = true;
       const host = address.address === null || address.address === undefined ? '127.0.0.1' : address.address.includes(':') ? `[${address.address}]` : address.address;
       const where = limiter ? 'limits held by the primary' : 'limits shared through Redis';
+      const { port } = address;
       void startMetrics().then(() => {
-        log(`equity-facts ${PACKAGE_VERSION} serving on http://${host}:${address.port} (pid ${process.pid}) with ${count} workers, ${where}`);
+        log(`equity-facts ${PACKAGE_VERSION} serving on http://${host}:${port} (pid ${process.pid}) with ${count} workers, ${where}`);
       }, (error: Error) => {
         log(`equity-facts serve: cannot start the metrics listener: ${error.message}`);
         stop('metrics', 1);
       });
-    });
+    };
     cluster.on('exit', (worker, code, signal) => {
       const wasServing = listening.delete(worker.id);
       if (stopping) {

@@ -8,7 +8,7 @@ import { listen } from '../server.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { runKeysCommand } from '../keys/keys-command.js';
 import { SERVE_SETTINGS, ServeUsageError, readServeConfig } from './serve-config.js';
-import { answerMetricsRequests, runPrimary } from './cluster.js';
+import { WORKER_READY, answerMetricsRequests, runPrimary } from './cluster.js';
 import { IpcStore } from '../guard/ipc-store.js';
 import { openAccessLog } from '../ops/access-log.js';
 
@@ -78,6 +78,7 @@ async function serve(argv: readonly string[]): Promise<number> {
   });
   if (cluster.isWorker) {
     answerMetricsRequests(() => handler.metrics()?.registry.getMetricsAsJSON());
+    process.send?.(WORKER_READY);
     return stopped;
   }
   process.stderr.write(`equity-facts ${PACKAGE_VERSION} serving on ${running.url} (pid ${process.pid})\n`);
