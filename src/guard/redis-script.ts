@@ -15,22 +15,25 @@ import { createHash } from 'node:crypto';
 import { DAY_WINDOW_MS, MINUTE_WINDOW_MS } from './token-bucket.js';
 
 /**
- * KEYS[1], KEYS[2]: the minute and day buckets (hashes with `t`, tokens at `u`, the update
- * instant in ms on Redis's clock). ARGV[1], ARGV[2]: the plan's per-minute and per-day
- * capacities; ARGV[3]: `1` to take a token, `0` to look only.
+ * KEYS[1], KEYS[2]: the minute and day buckets, each a string `"<tokens> <updated>"` (tokens, and
+ * the instant they were counted in ms on Redis's clock, both `%.17g`). ARGV[1], ARGV[2]: the
+ * plan's per-minute and per-day capacities; ARGV[3]: `1` to take a token, `0` to look only.
  *
  * Reply: `{refused, minute, day}`: refused is `d` when the day bucket holds no whole token
  * (also when both are empty, decisions §2), `m` when only the minute one does not, else empty;
  * minute and day are the tokens after the take (before it when refused or only looking).
- * A bucket that is written expires when it would be full again, so an idle key leaves nothing
- * behind; a missing bucket is a full one.
+ * A bucket that is written expires when it would be full again (`SET … PX`), so an idle key
+ * leaves nothing behind; a missing bucket is a full one. Four calls into Redis per run (TIME,
+ * one MGET, and a SET per bucket when a token is taken): each call is most of a script's cost.
  */
 export const BUCKETS_SCRIPT = `
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000 + tonumber(clock[2]) / 1000
-local function level(key, capacity, window)
-  local bucket = redis.call('HMGET', key, 't', 'u')
-  local tokens, updated = tonumber(bucket[1]), tonumber(bucket[2])
+local stored = redis.call('MGET', KEYS[1], KEYS[2])
+local function level(value, capacity, window)
+  if not value then return capacity end
+  local tokens, updated = string.match(value, '^(%S+) (%S+)$')
+  tokens, updated = tonumber(tokens), tonumber(updated)
   if tokens == nil or updated == nil then return capacity end
   local elapsed = now - updated
   if elapsed < 0 then elapsed = 0 end
@@ -41,12 +44,12 @@ local function level(key, capacity, window)
   return refilled
 end
 local function store(key, tokens, capacity, window)
-  redis.call('HSET', key, 't', string.format('%.17g', tokens), 'u', string.format('%.17g', now))
-  redis.call('PEXPIRE', key, math.ceil((capacity - tokens) * window / capacity))
+  local fullInMs = math.ceil((capacity - tokens) * window / capacity)
+  redis.call('SET', key, string.format('%.17g %.17g', tokens, now), 'PX', fullInMs)
 end
 local minuteCapacity, dayCapacity = tonumber(ARGV[1]), tonumber(ARGV[2])
-local minute = level(KEYS[1], minuteCapacity, ${MINUTE_WINDOW_MS})
-local day = level(KEYS[2], dayCapacity, ${DAY_WINDOW_MS})
+local minute = level(stored[1], minuteCapacity, ${MINUTE_WINDOW_MS})
+local day = level(stored[2], dayCapacity, ${DAY_WINDOW_MS})
 local refused = ''
 if day < 1 then refused = 'd' elseif minute < 1 then refused = 'm' end
 if refused == '' and ARGV[3] == '1' then
