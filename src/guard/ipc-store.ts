@@ -20,11 +20,11 @@ interface LimitsRequest {
   readonly take: boolean;
 }
 
-/** The primary's answer to {@link LimitsRequest} `id`. */
+/** The primary's answer to {@link LimitsRequest} `id`: the decision, or none when it could not decide. */
 interface LimitsReply {
   readonly eqf: 'limits';
   readonly id: number;
-  readonly decision: LimitDecision;
+  readonly decision: LimitDecision | null;
 }
 
 /** The answer while the primary cannot be asked (it is gone): 503, retry in a second. */
@@ -94,7 +94,8 @@ export class IpcStore implements LimiterStore {
     const waiting = this.#pending.get(reply.id);
     if (waiting === undefined) return;
     this.#pending.delete(reply.id);
-    waiting.resolve(reply.decision!);
+    if (reply.decision) waiting.resolve(reply.decision);
+    else waiting.reject(UNAVAILABLE);
   };
 }
 
@@ -108,10 +109,10 @@ export function answerLimits(limiter: Limiter, worker: Worker): void {
   worker.on('message', (message: unknown) => {
     const request = message as Partial<LimitsRequest> | null;
     if (request?.eqf !== 'limits' || typeof request.id !== 'number' || typeof request.keyId !== 'string') return;
-    // Workers ask only for API plans (the plan check comes first); an unknown id is a version mix-up.
+    // Workers ask only for API plans (the plan check comes first); an unknown id would be a
+    // primary and workers of different versions: answered, so that no request waits forever.
     const plan = findPlan(String(request.planId));
-    if (plan === undefined) return;
-    const decision = request.take ? limiter.take(request.keyId, plan) : limiter.peek(request.keyId, plan);
+    const decision = plan === undefined ? null : request.take ? limiter.take(request.keyId, plan) : limiter.peek(request.keyId, plan);
     const reply: LimitsReply = { eqf: 'limits', id: request.id, decision };
     if (worker.isConnected()) worker.send(reply);
   });
