@@ -231,10 +231,11 @@ export function createHandler(options: HandlerOptions = {}): Handler {
           try {
             afterLimits(req, res, fields, route, key, plan, snapshot, quick, pairs, malformed, note, later);
           } catch (error) {
-            failed(req, res, requestId, error);
+            failed(req, res, requestId, error, fields);
           }
         },
-        (error: unknown) => failed(req, res, requestId, error),
+        // A store that cannot decide refuses with 503 service_busy (decisions §11, closed).
+        (error: unknown) => failed(req, res, requestId, error, fields),
       );
       return;
     }
@@ -272,12 +273,13 @@ export function createHandler(options: HandlerOptions = {}): Handler {
   }
 
   /**
-   * Answers a request whose pipeline threw: an ApiError becomes its envelope, anything else is
-   * a bug, logged with its stack and answered 500 with the request id (never the stack).
+   * Answers a request whose pipeline threw or whose store refused: an ApiError becomes its
+   * envelope (with the response's fields so far, when given), anything else is a bug, logged
+   * with its stack and answered 500 with the request id (never the stack).
    */
-  function failed(req: IncomingMessage, res: ServerResponse, requestId: string, error: unknown): void {
+  function failed(req: IncomingMessage, res: ServerResponse, requestId: string, error: unknown, fields?: HeaderFields): void {
     if (error instanceof ApiError) {
-      if (!res.headersSent) responder.sendError(req, res, error, ['X-Request-Id', requestId]);
+      if (!res.headersSent) responder.sendError(req, res, error, fields ?? ['X-Request-Id', requestId]);
       return;
     }
     // The path only: the query string may hold a key and is never logged.

@@ -118,6 +118,8 @@ test(named('--redis-fallback closed: while Redis is away every limited request i
     assert.equal(reply.json.error, 'service_busy');
     assert.equal(reply.headers['retry-after'], '1');
     assert.equal(reply.headers['x-ratelimit-remaining-minute'], undefined);
+    assert.equal(reply.headers['x-snapshot-version'], 'v1');
+    assert.equal(reply.headers['cache-control'], 'no-store');
   }
   assert.equal((await h.get('/api/v1/openapi.json')).status, 200, 'what needs no limiter still answers');
   assert.equal(h.logs.filter((line) => line.includes('answering 503 service_busy until it is back')).length, 1);
