@@ -76,6 +76,10 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
     // A command for a disconnected client fails at once (and is answered by the fallback)
     // instead of waiting in a queue for a Redis that may not come back soon.
     disableOfflineQueue: true,
+    // The client's own command timeout (5 s by default) makes an AbortSignal and a timer per
+    // command: with it the server spent 46-51 µs of CPU per filings request, without it about
+    // 33 (31 in-process). The store times its scripts itself (timeoutMs), so it is off.
+    commandOptions: { timeout: 0 },
     socket: { connectTimeout: connectTimeoutMs, reconnectStrategy: reconnectDelay },
   }) as RedisClientType;
   const store = new RedisStore(client, options);
