@@ -1,9 +1,10 @@
 /**
  * Token buckets held by the cluster primary and asked for by its workers over the cluster's IPC
  * channel (decisions §11, `serve --workers N` without Redis). The primary's one {@link Limiter}
- * decides every request of every worker, one message at a time, so the limits stay exact
- * whatever the number of workers: the same guarantee as one process, at the cost of a message
- * each way per request.
+ * decides every request of every worker, in the order the questions arrive, so the limits stay
+ * exact whatever the number of workers: the same guarantee as one process. A worker sends the
+ * questions of one turn of its event loop (every request its poll phase read) as one message,
+ * and the primary answers them in one message: two IPC writes per batch, not per request.
  */
 import type { Worker } from 'node:cluster';
 import { ApiError } from '../errors.js';
@@ -11,20 +12,17 @@ import { findPlan, type Plan } from '../plans.js';
 import type { Limiter, LimitDecision } from './limiter.js';
 import type { LimiterStore, LimiterStoreState } from './limiter-store.js';
 
-/** A worker's question: take (or peek) for a key under a plan. */
-interface LimitsRequest {
-  readonly eqf: 'limits';
-  readonly id: number;
-  readonly keyId: string;
-  readonly planId: string;
-  readonly take: boolean;
-}
+/** One question: [id, key id, plan id, take (1) or peek (0)]. */
+type Question = [id: number, keyId: string, planId: string, take: 0 | 1];
 
-/** The primary's answer to {@link LimitsRequest} `id`: the decision, or none when it could not decide. */
-interface LimitsReply {
+/** One answer: [id, the decision, or null when the primary could not decide]. */
+type Answer = [id: number, decision: LimitDecision | null];
+
+/** A worker's questions, or the primary's answers, of one batch. */
+interface LimitsMessage {
   readonly eqf: 'limits';
-  readonly id: number;
-  readonly decision: LimitDecision | null;
+  readonly questions?: Question[];
+  readonly answers?: Answer[];
 }
 
 /** The answer while the primary cannot be asked (it is gone): 503, retry in a second. */
@@ -46,6 +44,8 @@ export class IpcStore implements LimiterStore {
   readonly #channel: IpcChannel;
   readonly #pending = new Map<number, { resolve: (decision: LimitDecision) => void; reject: (error: Error) => void }>();
   #nextId = 0;
+  /** Questions of this turn of the event loop, sent together by {@link #flush}. */
+  #questions: Question[] = [];
 
   /**
    * @param channel - the worker's IPC channel. @default process
@@ -62,11 +62,11 @@ export class IpcStore implements LimiterStore {
   }
 
   take(keyId: string, plan: Plan): Promise<LimitDecision> {
-    return this.#ask(keyId, plan, true);
+    return this.#ask(keyId, plan, 1);
   }
 
   peek(keyId: string, plan: Plan): Promise<LimitDecision> {
-    return this.#ask(keyId, plan, false);
+    return this.#ask(keyId, plan, 0);
   }
 
   state(): LimiterStoreState {
@@ -78,42 +78,59 @@ export class IpcStore implements LimiterStore {
     return Promise.resolve();
   }
 
-  #ask(keyId: string, plan: Plan, take: boolean): Promise<LimitDecision> {
+  #ask(keyId: string, plan: Plan, take: 0 | 1): Promise<LimitDecision> {
     if (this.#channel.connected === false) return Promise.reject(UNAVAILABLE);
     const id = this.#nextId++;
-    const request: LimitsRequest = { eqf: 'limits', id, keyId, planId: plan.id, take };
+    // setImmediate runs after the poll phase, so the batch holds every request it read.
+    if (this.#questions.length === 0) setImmediate(this.#flush);
+    this.#questions.push([id, keyId, plan.id, take]);
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
-      this.#channel.send!(request);
     });
   }
 
-  readonly #onMessage = (message: unknown): void => {
-    const reply = message as Partial<LimitsReply> | null;
-    if (reply?.eqf !== 'limits' || typeof reply.id !== 'number') return;
-    const waiting = this.#pending.get(reply.id);
-    if (waiting === undefined) return;
-    this.#pending.delete(reply.id);
-    if (reply.decision) waiting.resolve(reply.decision);
-    else waiting.reject(UNAVAILABLE);
+  readonly #flush = (): void => {
+    const questions = this.#questions;
+    this.#questions = [];
+    if (this.#channel.connected === false) {
+      for (const [id] of questions) this.#settle(id, null);
+      return;
+    }
+    this.#channel.send!({ eqf: 'limits', questions } satisfies LimitsMessage);
   };
+
+  readonly #onMessage = (message: unknown): void => {
+    const answers = (message as Partial<LimitsMessage> | null)?.eqf === 'limits' ? (message as LimitsMessage).answers : undefined;
+    if (!Array.isArray(answers)) return;
+    for (const [id, decision] of answers) this.#settle(id, decision);
+  };
+
+  #settle(id: number, decision: LimitDecision | null): void {
+    const waiting = this.#pending.get(id);
+    if (waiting === undefined) return;
+    this.#pending.delete(id);
+    if (decision) waiting.resolve(decision);
+    else waiting.reject(UNAVAILABLE);
+  }
 }
 
 /**
- * The primary's side: answers a worker's questions from the primary's limiter.
+ * The primary's side: answers a worker's questions from the primary's limiter, in order.
  *
  * @param limiter - the primary's buckets (one for all workers).
  * @param worker - a forked worker; call once per worker.
  */
 export function answerLimits(limiter: Limiter, worker: Worker): void {
   worker.on('message', (message: unknown) => {
-    const request = message as Partial<LimitsRequest> | null;
-    if (request?.eqf !== 'limits' || typeof request.id !== 'number' || typeof request.keyId !== 'string') return;
-    // Workers ask only for API plans (the plan check comes first); an unknown id would be a
-    // primary and workers of different versions: answered, so that no request waits forever.
-    const plan = findPlan(String(request.planId));
-    const decision = plan === undefined ? null : request.take ? limiter.take(request.keyId, plan) : limiter.peek(request.keyId, plan);
-    const reply: LimitsReply = { eqf: 'limits', id: request.id, decision };
-    if (worker.isConnected()) worker.send(reply);
+    const questions = (message as Partial<LimitsMessage> | null)?.eqf === 'limits' ? (message as LimitsMessage).questions : undefined;
+    if (!Array.isArray(questions)) return;
+    const answers: Answer[] = [];
+    for (const [id, keyId, planId, take] of questions) {
+      // Workers ask only for API plans (the plan check comes first); an unknown id would be a
+      // primary and workers of different versions: answered, so that no request waits forever.
+      const plan = findPlan(String(planId));
+      answers.push([id, plan === undefined ? null : take === 1 ? limiter.take(String(keyId), plan) : limiter.peek(String(keyId), plan)]);
+    }
+    if (worker.isConnected()) worker.send({ eqf: 'limits', answers } satisfies LimitsMessage);
   });
 }
