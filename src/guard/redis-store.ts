@@ -99,6 +99,8 @@ export class RedisStore implements LimiterStore {
   #closed = false;
   /** Whether {@link start} has decided the first mode (until then, probes leave it alone). */
   #started = false;
+  /** The client's last error, for the start-up line. */
+  #lastError: string | undefined;
   /** A SCRIPT LOAD under way (after NOSCRIPT: Redis restarted or flushed its scripts). */
   #loading: Promise<unknown> | undefined;
 
@@ -107,7 +109,10 @@ export class RedisStore implements LimiterStore {
     this.#client = client;
     this.#options = options;
     this.#where = describeUrl(options.url);
-    client.on('error', (error: Error) => this.#toFallback(`connection lost (${error.message})`));
+    client.on('error', (error: Error) => {
+      this.#lastError = error.message;
+      this.#toFallback(`connection lost (${error.message})`);
+    });
     client.on('ready', () => void this.#probeOnce());
   }
 
@@ -118,7 +123,9 @@ export class RedisStore implements LimiterStore {
     let timer: NodeJS.Timeout | undefined;
     const reason = await Promise.race([
       connecting.then(() => undefined, (error: Error) => `unreachable (${error.message})`),
-      new Promise<string>((resolve) => { timer = setTimeout(() => resolve(`not answering within ${connectTimeoutMs} ms`), connectTimeoutMs); }),
+      new Promise<string>((resolve) => {
+        timer = setTimeout(() => resolve(`not answering within ${connectTimeoutMs} ms${this.#lastError ? ` (${this.#lastError})` : ''}`), connectTimeoutMs);
+      }),
     ]);
     clearTimeout(timer);
     this.#started = true;
@@ -127,7 +134,7 @@ export class RedisStore implements LimiterStore {
       this.#options.log(`limits: shared through Redis at ${this.#where} (timeout ${this.#options.timeoutMs} ms, fallback ${this.#options.fallback})`);
     } else {
       this.#shared = true; // so that the switch below is logged
-      this.#toFallback(`at ${this.#where} ${reason} at start`);
+      this.#toFallback(`${reason} at start`);
     }
   }
 

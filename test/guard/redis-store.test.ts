@@ -136,3 +136,15 @@ test(named('Redis slower than --redis-timeout-ms (CLIENT PAUSE): the request is 
   await waitForMode(h, 'shared');
   assert.equal((await h.get(FILINGS, withKey(KEYS.founders))).headers['x-ratelimit-remaining-minute'], '299');
 });
+
+test(named('Redis down at start: the server starts on its fallback, says why once, and shares limits when Redis comes'), skip, async (t) => {
+  const redis = await startRedis(t);
+  await redis.kill();
+  const h = await startHarness(t, { redisUrl: redis.url });
+  assert.match(h.logs.join('\n'), /limits: Redis at redis:\/\/127\.0\.0\.1:\d+ not answering within 2000 ms \(connect ECONNREFUSED [^)]+\) at start; answering from this process's own buckets/);
+  assert.deepEqual((await h.get('/readyz')).json.limits, { store: 'redis', mode: 'fallback_local' });
+  assert.equal((await h.get(FILINGS, withKey(KEYS.free))).status, 200);
+  await redis.restart();
+  await waitForMode(h, 'shared');
+  assert.equal((await h.get(FILINGS, withKey(KEYS.free))).headers['x-ratelimit-remaining-minute'], '9', 'counted afresh in Redis');
+});
