@@ -42,7 +42,13 @@ async function serve(argv: readonly string[]): Promise<number> {
   }
   const { workers = 1, accessLogTarget = 'stdout', ...options } = config;
   if (cluster.isPrimary && workers > 1) return runPrimary(config);
-  const accessLog = accessLogTarget === 'off' ? undefined : openAccessLog(accessLogTarget);
+  let accessLog;
+  try {
+    accessLog = accessLogTarget === 'off' ? undefined : openAccessLog(accessLogTarget);
+  } catch (error) {
+    process.stderr.write(`equity-facts serve: cannot open the access log: ${(error as Error).message}\n`);
+    return 1;
+  }
   if (accessLog) options.accessLog = (line) => accessLog.write(line);
   if (cluster.isWorker) {
     // A worker: the primary holds the buckets unless Redis does, and serves the metrics.

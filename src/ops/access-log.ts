@@ -113,11 +113,24 @@ const FLUSH_DELAY_MS = 100;
  * reopened by {@link AccessLogFile.reopen} (after logrotate moved it).
  *
  * @param target - `stdout` or a file path.
- * @throws the open error of FILE (e.g. EACCES) at the first write.
+ * @param log - told once when stdout fails (its reader went away); the server goes on without the log.
+ * @throws the open error of FILE (e.g. EACCES, ENOENT), at once. A later write that fails (a
+ *   full disk) drops its lines and is logged once until a write succeeds again.
  */
-export function openAccessLog(target: string): AccessLogFile {
+export function openAccessLog(target: string, log: (line: string) => void = (line) => { process.stderr.write(`${line}\n`); }): AccessLogFile {
   const toStdout = target === 'stdout';
-  let fd: number | undefined;
+  // Opened now, so that a path that cannot be written stops the start, not a request.
+  let fd: number | undefined = toStdout ? undefined : openSync(target, 'a');
+  /** Whether the last write to FILE failed (logged once until one succeeds again). */
+  let failing = false;
+  // A reader that went away (\`serve | head\`, EPIPE) must not end the server: the log stops.
+  let broken = false;
+  if (toStdout) {
+    process.stdout.on('error', (error) => {
+      if (!broken) log(`access log: stdout failed (${error.message}); no more access log lines`);
+      broken = true;
+    });
+  }
   let queue: string[] = [];
   let queuedChars = 0;
   let timer: NodeJS.Timeout | undefined;
@@ -128,9 +141,16 @@ export function openAccessLog(target: string): AccessLogFile {
     const lines = queue;
     queue = [];
     queuedChars = 0;
+    if (broken) return;
     if (!toStdout) {
-      fd ??= openSync(target, 'a');
-      writeSync(fd, lines.join(''));
+      try {
+        fd ??= openSync(target, 'a');
+        writeSync(fd, lines.join(''));
+        failing = false;
+      } catch (error) {
+        if (!failing) log(`access log: cannot write ${target} (${(error as Error).message}); its lines are dropped until it can`);
+        failing = true;
+      }
       return;
     }
     let chunk = '';

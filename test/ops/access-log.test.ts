@@ -11,6 +11,8 @@ import { accessLogLine, openAccessLog, unroutedPath } from '../../src/ops/access
 import { KEYS, startHarness, withKey } from '../helpers/harness.js';
 import { fixtureDir, startServe } from '../helpers/serve-process.js';
 import { request } from 'undici';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 
 const FIELDS = ['time', 'request_id', 'method', 'path', 'params', 'status', 'error', 'bytes', 'duration_ms', 'key_id', 'plan', 'remote'];
 
@@ -98,4 +100,26 @@ test('serve --access-log FILE: each process appends its lines; --access-log off 
   assert.deepEqual(fromFile.map((e) => [e.status, e.key_id]), [[200, 'k_free']]);
   assert.deepEqual(toStdout.stdout.text.trim().split('\n').map((line) => (JSON.parse(line) as { status: number }).status), [200]);
   assert.equal(off.stdout.text, '');
+});
+
+test('serve --access-log with a path that cannot be opened stops the start naming it; a stdout whose reader left (EPIPE) only stops the log', async (t) => {
+  const fixture = await fixtureDir(t);
+  const main = new URL('../../src/cli/main.ts', import.meta.url).pathname;
+  const bad = spawn(process.execPath, ['--import', 'tsx', main, 'serve', '--port', '0', '--snapshots', fixture.snapshots, '--keys', fixture.keys, '--access-log', join(fixture.dir, 'no-such-dir', 'a.log')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  bad.stderr.setEncoding('utf8').on('data', (text: string) => { stderr += text; });
+  assert.equal((await once(bad, 'exit'))[0], 1);
+  assert.match(stderr, /cannot open the access log: ENOENT/);
+
+  const server = await startServe(t, fixture, []);
+  server.child.stdout!.destroy(); // the reader goes away: the next batch meets EPIPE
+  for (let round = 0; round < 2; round++) {
+    // Enough lines for a batch to be written at once (32 KiB), then one more request.
+    await Promise.all(Array.from({ length: 150 }, async () => (await request(`${server.url}/healthz`)).body.dump()));
+  }
+  const response = await request(`${server.url}/api/v1/finance/filings?limit=1`, { headers: withKey(KEYS.free) });
+  assert.equal(response.statusCode, 200);
+  await response.body.dump();
+  assert.match(server.stderr.text, /access log: stdout failed \(write EPIPE\); no more access log lines/);
+  assert.equal(await server.stop(), 0);
 });
