@@ -25,8 +25,9 @@ usage:
 serve settings (flag, environment variable, default):
 ${SERVE_SETTINGS.map((s) => `  ${(s.flag ? `--${s.flag}` : '').padEnd(18)} ${s.env.padEnd(20)} ${s.fallback}`).join('\n')}
 
-signals while serving: SIGHUP reloads snapshot and keys; SIGUSR2 toggles a forced-open breaker;
-SIGTERM/SIGINT stop accepting, finish requests in flight, exit 0.
+signals while serving: SIGHUP reloads snapshot and keys (and reopens the access log file); SIGUSR2
+toggles a forced-open breaker; SIGTERM/SIGINT stop accepting, finish requests in flight, exit 0.
+With --workers, signal the primary (the pid it prints): it relays them to every worker.
 `;
 
 async function serve(argv: readonly string[]): Promise<number> {
