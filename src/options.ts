@@ -4,6 +4,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { BreakerOptions } from './guard/breaker.js';
+import type { LimiterStore } from './guard/limiter-store.js';
+import type { RedisFallback } from './guard/redis-store.js';
 
 /** The package's root folder (src/ and dist/ both sit one level below it). */
 export const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -32,10 +34,39 @@ export interface HandlerOptions {
   limiterSweepIntervalMs?: number;
   /** Smallest body, in bytes, that is compressed when the client accepts gzip or br. Default 1024 (decisions §5). */
   compressMinBytes?: number;
+  /**
+   * Shares every key's buckets through this Redis (decisions §11): `redis://[user:password@]host[:port][/db]`
+   * or `rediss://…`. Needs the optional package `@redis/client`. Default: none, buckets in this process.
+   */
+  redisUrl?: string;
+  /** Longest wait for Redis's answer to one request, ms, before the fallback answers it. Default 250. */
+  redisTimeoutMs?: number;
+  /** While Redis does not answer: `local` (this process's buckets) or `closed` (503, `Retry-After: 1`). Default `local`. */
+  redisFallback?: RedisFallback;
+  /**
+   * Where the buckets live when they are neither here nor in Redis (the cluster worker's store,
+   * which asks the primary). Not together with `redisUrl`. Default: this process's own buckets.
+   */
+  limiterStore?: LimiterStore;
+  /**
+   * Receives one JSON line (no newline) per response (decisions §12 access log). Default: none,
+   * and the request path then does no work for it.
+   */
+  accessLog?: (line: string) => void;
+  /**
+   * Keeps Prometheus metrics (decisions §12), read with the handler's `metrics()`. Needs the
+   * optional package `prom-client`. Default false, and the request path then does no work for them.
+   */
+  metrics?: boolean;
 }
 
 /** Options after defaults and validation. */
-export type ResolvedOptions = Readonly<Required<Omit<HandlerOptions, 'breaker'>>> & { readonly breaker: Partial<BreakerOptions> };
+export type ResolvedOptions = Readonly<Required<Omit<HandlerOptions, 'breaker' | 'redisUrl' | 'limiterStore' | 'accessLog'>>> & {
+  readonly breaker: Partial<BreakerOptions>;
+  readonly redisUrl: string | undefined;
+  readonly limiterStore: LimiterStore | undefined;
+  readonly accessLog: ((line: string) => void) | undefined;
+};
 
 const DEFAULT_BASE_URL = 'http://127.0.0.1:8080';
 
@@ -54,6 +85,9 @@ const DEFAULTS = {
   watchIntervalMs: 1000, // ms
   limiterSweepIntervalMs: 60_000, // ms
   compressMinBytes: 1024, // bytes
+  redisTimeoutMs: 250, // ms; a burst of 1,000 requests on a 2-core machine answers well within it
+  redisFallback: 'local' as RedisFallback, // keep answering, per process, while Redis is away
+  metrics: false,
 };
 
 /**
@@ -74,6 +108,20 @@ export function resolveOptions(options: HandlerOptions = {}): ResolvedOptions {
   checkWhole('compressMinBytes', options.compressMinBytes, 0);
   if (options.now !== undefined && typeof options.now !== 'function') throw new TypeError('now must be a function returning ms');
   if (options.log !== undefined && typeof options.log !== 'function') throw new TypeError('log must be a function');
+  if (options.redisUrl !== undefined) {
+    const protocol = URL.canParse(options.redisUrl) ? new URL(options.redisUrl).protocol : '';
+    if (protocol !== 'redis:' && protocol !== 'rediss:') throw new TypeError('redisUrl must be a redis:// or rediss:// URL');
+    if (options.limiterStore !== undefined) throw new TypeError('limiterStore and redisUrl cannot both be given');
+  }
+  checkWhole('redisTimeoutMs', options.redisTimeoutMs, 1);
+  if (options.redisFallback !== undefined && options.redisFallback !== 'local' && options.redisFallback !== 'closed') {
+    throw new TypeError(`redisFallback must be "local" or "closed", got ${JSON.stringify(options.redisFallback)}`);
+  }
+  if (options.limiterStore !== undefined && (typeof options.limiterStore?.take !== 'function' || typeof options.limiterStore.peek !== 'function')) {
+    throw new TypeError('limiterStore must have take and peek methods');
+  }
+  if (options.accessLog !== undefined && typeof options.accessLog !== 'function') throw new TypeError('accessLog must be a function');
+  if (options.metrics !== undefined && typeof options.metrics !== 'boolean') throw new TypeError('metrics must be true or false');
   return Object.freeze({
     snapshotsDir: options.snapshotsDir ?? DEFAULTS.snapshotsDir,
     keysFile: options.keysFile ?? DEFAULTS.keysFile,
@@ -86,6 +134,12 @@ export function resolveOptions(options: HandlerOptions = {}): ResolvedOptions {
     breaker: Object.freeze({ ...options.breaker }),
     limiterSweepIntervalMs: options.limiterSweepIntervalMs ?? DEFAULTS.limiterSweepIntervalMs,
     compressMinBytes: options.compressMinBytes ?? DEFAULTS.compressMinBytes,
+    redisUrl: options.redisUrl,
+    redisTimeoutMs: options.redisTimeoutMs ?? DEFAULTS.redisTimeoutMs,
+    redisFallback: options.redisFallback ?? DEFAULTS.redisFallback,
+    limiterStore: options.limiterStore,
+    accessLog: options.accessLog,
+    metrics: options.metrics ?? DEFAULTS.metrics,
   });
 }
 

@@ -8,10 +8,11 @@ import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { ApiError, errorAnswer, type ErrorAnswer } from '../errors.js';
-import { findPlan } from '../plans.js';
-import { API_PREFIX, ALLOWED_METHODS, findRoute } from '../routes.js';
+import { findPlan, type Plan } from '../plans.js';
+import { API_PREFIX, ALLOWED_METHODS, findRoute, type Route } from '../routes.js';
 import { Breaker } from '../guard/breaker.js';
-import { Limiter } from '../guard/limiter.js';
+import { Limiter, type LimitDecision } from '../guard/limiter.js';
+import { limitsDetail, openLimits, type LimiterStore } from '../guard/limiter-store.js';
 import { createLoadSampler } from '../guard/load-sampler.js';
 import { appendRateLimitFields } from '../guard/rate-limit-headers.js';
 import { Reloader } from '../data/reloader.js';
@@ -19,7 +20,7 @@ import { loadSnapshot, type SnapshotIndex } from '../data/snapshot-index.js';
 import { pageBytes, pageLength } from '../data/page.js';
 import { CURRENT_FILE } from '../data/snapshot-format.js';
 import { readCurrentVersion } from '../data/snapshot-reader.js';
-import { readKeysFile, type KeyTable } from '../keys/keys-file.js';
+import { readKeysFile, type KeyRecord, type KeyTable } from '../keys/keys-file.js';
 import { buildOpenApiDocument } from '../openapi/document.js';
 import { isDemoKeysFile, resolveOptions, type HandlerOptions } from '../options.js';
 import { PACKAGE_VERSION } from '../version.js';
@@ -32,6 +33,9 @@ import { ifNoneMatchMatches, strongTag } from './etag.js';
 import { findPage, nextPageLink, type ListPage } from './list-page.js';
 import { metaRow } from './meta-row.js';
 import { clientErrorResponse } from './client-error.js';
+import { createEyes } from '../ops/eyes.js';
+import { newNote, NOTE, type NotedResponse, type RequestNote } from '../ops/observer.js';
+import type { Metrics } from '../ops/metrics.js';
 
 /** What {@link createHandler} returns. */
 export interface Handler {
@@ -51,8 +55,17 @@ export interface Handler {
   close(): Promise<void>;
   /** The breaker, for SIGUSR2 (`toggleForced`) and inspection. */
   readonly breaker: Breaker;
-  /** The limiter, for inspection. */
+  /** This process's own buckets (the store without Redis, and Redis's `local` fallback), for inspection. */
   readonly limiter: Limiter;
+  /** The store the pipeline asks: this process's buckets, the cluster primary's, or Redis (decisions §11). */
+  readonly limits: LimiterStore;
+  /**
+   * The Prometheus metrics (decisions §12), when the `metrics` option is on and `ready` has
+   * settled; else undefined.
+   */
+  metrics(): Metrics | undefined;
+  /** Requests whose response this process still holds (the breaker's in-flight figure). */
+  inFlight(): number;
   /** The snapshot being served, if any. */
   snapshot(): SnapshotIndex | undefined;
   /**
@@ -83,8 +96,11 @@ const NOT_ON_PLAN: ErrorAnswer = Object.freeze(errorAnswer('api_not_available_on
 export function createHandler(options: HandlerOptions = {}): Handler {
   const opts = resolveOptions(options);
   const { now, log } = opts;
-  const responder = createResponder(opts.license, opts.attribution, opts.compressMinBytes);
   const limiter = new Limiter({ now, sweepIntervalMs: opts.limiterSweepIntervalMs });
+  const { limits, opening: storeOpening } = openLimits(opts, limiter, log);
+  const eyes = createEyes(opts.accessLog, opts.metrics);
+  const { observing } = eyes;
+  const responder = createResponder(opts.license, opts.attribution, opts.compressMinBytes, eyes.onSent);
   let inFlight = 0;
   const sampler = opts.breaker.sample ? undefined : createLoadSampler({ inFlight: () => inFlight });
   const breaker = new Breaker({ now, ...opts.breaker, sample: opts.breaker.sample ?? sampler!.sample });
@@ -111,7 +127,8 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     reloader.on('refused', (error: Error) => events.emit('refused', name, error));
   }
 
-  const ready = Promise.allSettled([snapshots.start(), keys.start()]).then((loads) => {
+  const metricsOpening = eyes.openMetrics({ breaker, limiter, limits, events, snapshot: () => snapshots.current, inFlight: () => inFlight });
+  const ready = Promise.allSettled([snapshots.start(), keys.start(), storeOpening, metricsOpening]).then((loads) => {
     const failures = loads.flatMap((load) => (load.status === 'rejected' ? [load.reason as Error] : []));
     if (failures.length === 1) throw failures[0]!;
     if (failures.length > 1) throw new Error(failures.map((error) => String(error.message)).join('; '), { cause: failures });
@@ -140,7 +157,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     return asOfText;
   };
 
-  function dispatch(req: IncomingMessage, res: ServerResponse, requestId: string): void {
+  function dispatch(req: IncomingMessage, res: ServerResponse, requestId: string, note: RequestNote | undefined): void {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const pathEnd = q === -1 ? url.length : q;
@@ -175,6 +192,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     }
     const route = match.route;
     const target = route.target;
+    if (note !== undefined) note.route = route;
     // A list request's usual query is read in one pass; any other query is split into pairs.
     const quick = target.kind === 'rows' && q !== -1 ? quickListQuery(url, q + 1, route) : undefined;
     const { pairs, malformed } = splitQuery(q === -1 || quick !== undefined ? '' : url.slice(q + 1));
@@ -191,7 +209,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
         return responder.sendError(req, res, errorAnswer('service_busy', snapshot ? 'The breaker is open.' : 'No snapshot is loaded yet.', breaker.retryAfterSeconds), fields);
       }
       fields.push('Cache-Control', 'no-store');
-      return responder.send(req, res, 200, fields, `{"ok":true,"status":"ready","snapshot_version":${JSON.stringify(snapshot.version)}}`);
+      return responder.send(req, res, 200, fields, `{"ok":true,"status":"ready","snapshot_version":${JSON.stringify(snapshot.version)},"limits":${limitsDetail(limits.state())}}`);
     }
     if (target.kind === 'openapi') {
       try {
@@ -217,6 +235,10 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     if (typeof presented !== 'string') return responder.sendError(req, res, presented, fields);
     const key = keyTable.find(presented);
     if (!key) return responder.sendError(req, res, UNKNOWN_KEY, fields);
+    if (note !== undefined) {
+      note.keyId = key.id;
+      note.plan = key.plan;
+    }
     if (key.status === 'inactive') return responder.sendError(req, res, ACCOUNT_UNAVAILABLE, fields);
     if (key.status === 'suspended') return responder.sendError(req, res, SUBSCRIPTION_SUSPENDED, fields);
     const plan = findPlan(key.plan);
@@ -233,39 +255,90 @@ export function createHandler(options: HandlerOptions = {}): Handler {
       if (!(error instanceof ApiError)) throw error;
       problem = error;
     }
+    if (note !== undefined && query !== undefined) note.query = query;
     let page: ListPage | undefined;
     if (query !== undefined && target.kind === 'rows') {
       const found = findPage(snapshot, target.rows, query, plan);
       if ('list' in found) page = found;
       else problem = found;
     }
+    const queryString = q === -1 ? '' : url.slice(q + 1);
     if (page !== undefined) {
       const condition = req.headers['if-none-match'];
       if (condition !== undefined && ifNoneMatchMatches(condition, page.tag)) {
-        appendRateLimitFields(fields, limiter.peek(key.id, plan));
-        fields.push('ETag', page.tag);
-        return responder.sendNotModified(res, fields, responder.successLength(pageLength(page.list, page.variant, page.position, page.count), page.count));
+        const notModified = (peeked: LimitDecision): void => {
+          appendRateLimitFields(fields, peeked);
+          fields.push('ETag', page.tag);
+          responder.sendNotModified(res, fields, responder.successLength(pageLength(page.list, page.variant, page.position, page.count), page.count));
+        };
+        const peeked = limits.peek(key.id, plan);
+        if (peeked instanceof Promise) peeked.then(notModified, (error: unknown) => failed(req, res, requestId, error, fields));
+        else notModified(peeked);
+        return;
       }
     }
 
-    // 8. Limits: meta reads usage without spending it (decisions §3).
-    const decision = route.countsAgainstLimits ? limiter.take(key.id, plan) : limiter.peek(key.id, plan);
+    // 8. Limits: meta reads usage without spending it (decisions §3). A store in another process
+    // answers later, and the pipeline goes on from here then; this process's store answers now.
+    const decision = route.countsAgainstLimits ? limits.take(key.id, plan) : limits.peek(key.id, plan);
+    if (decision instanceof Promise) {
+      decision.then(
+        (later) => {
+          try {
+            afterLimits(req, res, fields, route, key, plan, snapshot, page, problem, queryString, later);
+          } catch (error) {
+            failed(req, res, requestId, error, fields);
+          }
+        },
+        // A store that cannot decide refuses with 503 service_busy (decisions §11, closed).
+        (error: unknown) => failed(req, res, requestId, error, fields),
+      );
+      return;
+    }
+    afterLimits(req, res, fields, route, key, plan, snapshot, page, problem, queryString, decision);
+  }
+
+  /** Steps 8 (the limiter's answer) to 10 of {@link dispatch}. */
+  function afterLimits(
+    req: IncomingMessage, res: ServerResponse, fields: HeaderFields, route: Route, key: KeyRecord, plan: Plan, snapshot: SnapshotIndex,
+    page: ListPage | undefined, problem: ErrorAnswer | undefined, queryString: string, decision: LimitDecision,
+  ): void {
     appendRateLimitFields(fields, decision);
     if (route.countsAgainstLimits && !decision.allowed) {
       return responder.sendError(req, res, errorAnswer(decision.code!, undefined, decision.retryAfterSeconds), fields);
     }
+    // 9. Parameters (a 400 has consumed its token).
     if (problem !== undefined) return responder.sendError(req, res, problem, fields);
-    // 9. Rows.
-    if (target.kind === 'meta') {
+    // 10. Rows.
+    if (route.target.kind === 'meta') {
       return responder.sendSuccess(req, res, fields, JSON.stringify(metaRow(key, plan, decision, snapshot.manifest)), 1, asOf());
     }
     if (page !== undefined) {
       fields.push('ETag', page.tag);
-      const link = nextPageLink(page, opts.baseUrl, route.path, q === -1 ? '' : url.slice(q + 1));
+      const link = nextPageLink(page, opts.baseUrl, route.path, queryString);
       if (link !== undefined) fields.push('Link', link);
       return responder.sendSuccess(req, res, fields, pageBytes(page.list, page.variant, page.position, page.count), page.count, asOf());
     }
     throw new Error(`route ${route.path} has no answer`);
+  }
+
+  /**
+   * Answers a request whose pipeline threw or whose store refused: an ApiError becomes its
+   * envelope (with the response's fields so far, when given), anything else is a bug, logged
+   * with its stack and answered 500 with the request id (never the stack).
+   */
+  function failed(req: IncomingMessage, res: ServerResponse, requestId: string, error: unknown, fields?: HeaderFields): void {
+    if (error instanceof ApiError) {
+      if (!res.headersSent) responder.sendError(req, res, error, fields ?? ['X-Request-Id', requestId]);
+      return;
+    }
+    // The path only: the query string may hold a key and is never logged.
+    log(`internal error ${requestId} on ${req.method} ${(req.url ?? '').split('?')[0]}: ${(error as Error).stack ?? String(error)}`);
+    if (!res.headersSent) {
+      responder.sendError(req, res, new ApiError('internal_error', `Internal error; request id ${requestId}.`), ['X-Request-Id', requestId]);
+    } else {
+      res.destroy();
+    }
   }
 
   /** Ends a request's count in flight (one listener shared by every response counted). */
@@ -276,20 +349,12 @@ export function createHandler(options: HandlerOptions = {}): Handler {
   return {
     handle(req, res) {
       const requestId = `${idPrefix}-${(requestCounter++).toString(36)}`;
+      let note: RequestNote | undefined;
+      if (observing) (res as NotedResponse)[NOTE] = note = newNote(requestId, now());
       try {
-        dispatch(req, res, requestId);
+        dispatch(req, res, requestId, note);
       } catch (error) {
-        if (error instanceof ApiError) {
-          responder.sendError(req, res, error, ['X-Request-Id', requestId]);
-          return;
-        }
-        // The path only: the query string may hold a key and is never logged.
-        log(`internal error ${requestId} on ${req.method} ${(req.url ?? '').split('?')[0]}: ${(error as Error).stack ?? String(error)}`);
-        if (!res.headersSent) {
-          responder.sendError(req, res, new ApiError('internal_error', `Internal error; request id ${requestId}.`), ['X-Request-Id', requestId]);
-        } else {
-          res.destroy();
-        }
+        failed(req, res, requestId, error);
       } finally {
         // Every answer above is written before this line, so a response is in flight only while
         // the process still holds some of its bytes (a slow reader's) or, after a bug, was never
@@ -316,13 +381,18 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     async close() {
       breaker.stop();
       sampler?.stop();
-      limiter.close();
+      await limiter.close();
+      if (limits !== limiter) await limits.close();
+      eyes.close();
       snapshots.close();
       keys.close();
       await ready.catch(() => {});
     },
     breaker,
     limiter,
+    limits,
+    metrics: eyes.metrics,
+    inFlight: () => inFlight,
     snapshot: () => snapshots.current,
     events,
   };

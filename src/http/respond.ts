@@ -22,6 +22,13 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
  */
 export type HeaderFields = (string | number)[];
 
+/**
+ * Told of every response a responder writes, right after it is handed to the socket: the
+ * access log and the metrics listen here. `bytes` is the body as sent (compressed size; 0 for
+ * HEAD); `error` is the error code of an error envelope.
+ */
+export type SentHook = (req: IncomingMessage, res: ServerResponse, status: number, bytes: number, error: ErrorCode | undefined) => void;
+
 /** Prepared constants of one handler. */
 export interface Responder {
   /**
@@ -72,8 +79,9 @@ const PREPARED_COUNTS = MAX_PAGE_SIZE_OF_ANY_PLAN;
  * @param license - the `license` string of every response.
  * @param attribution - the `attribution` string of every success response.
  * @param compressMinBytes - smallest body compressed, in bytes.
+ * @param onSent - told of each response; absent, the responder does nothing more than write.
  */
-export function createResponder(license: string, attribution: string, compressMinBytes: number): Responder {
+export function createResponder(license: string, attribution: string, compressMinBytes: number, onSent?: SentHook): Responder {
   const licenseJson = JSON.stringify(license);
   const head = `{"ok":true,"api_version":"${API_VERSION}","as_of":"`;
   const middle = `","license":${licenseJson},"attribution":${JSON.stringify(attribution)},"count":`;
@@ -110,7 +118,7 @@ export function createResponder(license: string, attribution: string, compressMi
       : gzipSync(body, { level: 6 });
   };
 
-  const send = (req: IncomingMessage, res: ServerResponse, status: number, fields: HeaderFields, body: string | Buffer): void => {
+  const send = (req: IncomingMessage, res: ServerResponse, status: number, fields: HeaderFields, body: string | Buffer, error?: ErrorCode): void => {
     let length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
     const encoding = prepare(req, fields, length);
     let payload = body;
@@ -122,6 +130,7 @@ export function createResponder(license: string, attribution: string, compressMi
     res.writeHead(status, fields);
     if (req.method === 'HEAD') res.end();
     else res.end(payload);
+    if (onSent !== undefined) onSent(req, res, status, req.method === 'HEAD' ? 0 : length, error);
   };
 
   const sendSuccess = (req: IncomingMessage, res: ServerResponse, fields: HeaderFields, rows: string | Buffer, count: number, asOf: string): void => {
@@ -135,19 +144,21 @@ export function createResponder(license: string, attribution: string, compressMi
       res.writeHead(200, fields);
       if (req.method === 'HEAD') res.end();
       else res.end(payload);
+      if (onSent !== undefined) onSent(req, res, 200, req.method === 'HEAD' ? 0 : payload.length, undefined);
       return;
     }
     fields.push('Content-Length', length);
     res.writeHead(200, fields);
     if (req.method === 'HEAD') {
       res.end();
-      return;
+    } else {
+      // Corked, the three parts leave in one writev when end() uncorks; the rows are not copied.
+      res.cork();
+      res.write(front);
+      res.write(rows);
+      res.end(tail);
     }
-    // Corked, the three parts leave in one writev when end() uncorks; the rows are not copied.
-    res.cork();
-    res.write(front);
-    res.write(rows);
-    res.end(tail);
+    if (onSent !== undefined) onSent(req, res, 200, req.method === 'HEAD' ? 0 : length, undefined);
   };
 
   const errorBody = (code: ErrorCode, detail: string): string =>
@@ -168,7 +179,7 @@ export function createResponder(license: string, attribution: string, compressMi
     sendError(req, res, error, fields) {
       setField(fields, 'Cache-Control', 'no-store');
       if (ERRORS[error.code].retryAfter) setField(fields, 'Retry-After', Math.max(1, Math.ceil(error.retryAfterSeconds ?? 1)));
-      send(req, res, ERRORS[error.code].status, fields, errorBody(error.code, error.detail));
+      send(req, res, ERRORS[error.code].status, fields, errorBody(error.code, error.detail), error.code);
     },
   };
 }

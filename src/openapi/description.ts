@@ -100,7 +100,9 @@ export function buildDescription(license: string, attribution: string): string {
       `(${code('rate_limited_day')} when both are). \`Retry-After\` is whole seconds, rounded up, at least 1: the time until the empty bucket holds a token. ` +
       '`X-RateLimit-*`, `RateLimit-Policy` and `RateLimit` are sent on every response to a key that reached the limiter (200, 400, 429) and on meta; ' +
       `401, 402 and 403 carry none. \`${API_PREFIX}/meta\` takes no token and answers 200 even when a bucket is empty. ` +
-      `A 400 has consumed a token; 401, 402, 403, 429 and 503 consume none. \`limit\` defaults to ${DEFAULT_PAGE_SIZE} and is clamped to the plan's max_page_size.`,
+      `A 400 has consumed a token; 401, 402, 403, 429 and 503 consume none. \`limit\` defaults to ${DEFAULT_PAGE_SIZE} and is clamped to the plan's max_page_size. ` +
+      'Every process of a deployment shares each key\'s two buckets exactly (through Redis, or the primary of a cluster). While that Redis ' +
+      `is unreachable an operator may have chosen to refuse rather than count per process: limited requests then get 503 ${code('service_busy')} with \`Retry-After: 1\`.`,
 
     '## Order of checks',
     'First failure wins:\n\n' + CHECK_ORDER.map((check, i) => `${i + 1}. ${check.step}: ${check.codes.map(withStatus).join(', ')}`).join('\n') +

@@ -26,7 +26,7 @@ const STATUSES: Readonly<Record<number, { readonly name: string; readonly text: 
   429: { name: 'TooManyRequests', text: 'Rate limit exceeded' },
   431: { name: 'RequestHeaderFieldsTooLarge', text: 'Request headers over the size limit' },
   500: { name: 'InternalServerError', text: 'Internal error; the detail carries the request id' },
-  503: { name: 'ServiceUnavailable', text: 'Service busy: breaker open or no snapshot loaded' },
+  503: { name: 'ServiceUnavailable', text: 'Service busy: breaker open, no snapshot loaded, or the shared rate limiter unreachable' },
 });
 
 /**
