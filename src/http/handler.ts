@@ -28,6 +28,7 @@ import { hasKeyInQuery, parseListQuery, quickListQuery, splitQuery } from './par
 import { createResponder, type HeaderFields } from './respond.js';
 import { metaRow } from './meta-row.js';
 import { clientErrorResponse } from './client-error.js';
+import { InFlight } from './in-flight.js';
 
 /** What {@link createHandler} returns. */
 export interface Handler {
@@ -51,6 +52,8 @@ export interface Handler {
   readonly limiter: Limiter;
   /** The snapshot being served, if any. */
   snapshot(): SnapshotIndex | undefined;
+  /** Responses the process holds now (what the breaker compares with `maxInFlight`); see in-flight.ts. */
+  inFlight(): number;
   /**
    * Emits `reloaded` (name: 'snapshot' | 'keys') after a swap and `refused` (name, error) when a
    * reload failed and the old value stayed; for tests and operators' metrics.
@@ -81,8 +84,8 @@ export function createHandler(options: HandlerOptions = {}): Handler {
   const { now, log } = opts;
   const responder = createResponder(opts.license, opts.attribution, opts.compressMinBytes);
   const limiter = new Limiter({ now, sweepIntervalMs: opts.limiterSweepIntervalMs });
-  let inFlight = 0;
-  const sampler = opts.breaker.sample ? undefined : createLoadSampler({ inFlight: () => inFlight });
+  const inFlight = new InFlight();
+  const sampler = opts.breaker.sample ? undefined : createLoadSampler({ inFlight: () => inFlight.count });
   const breaker = new Breaker({ now, ...opts.breaker, sample: opts.breaker.sample ?? sampler!.sample });
   const openApiJson = JSON.stringify(buildOpenApiDocument({
     baseUrl: opts.baseUrl, license: opts.license, attribution: opts.attribution, packageVersion: PACKAGE_VERSION,
@@ -221,11 +224,6 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     throw new Error(`route ${route.path} has no answer`);
   }
 
-  /** Ends a request's count in flight (one listener shared by every response counted). */
-  const requestClosed = (): void => {
-    inFlight--;
-  };
-
   return {
     handle(req, res) {
       const requestId = `${idPrefix}-${(requestCounter++).toString(36)}`;
@@ -248,10 +246,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
         // the process still holds some of its bytes (a slow reader's) or, after a bug, was never
         // ended. Only those get a 'close' listener: one per response cost about 2 % of filings
         // req/s, for a count that is 0 whenever the socket took the whole response at once.
-        if (!res.writableEnded || res.writableLength > 0) {
-          inFlight++;
-          res.on('close', requestClosed);
-        }
+        if (!res.writableEnded || res.writableLength > 0) inFlight.hold(req, res);
       }
     },
     clientError(error, socket) {
@@ -277,6 +272,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     breaker,
     limiter,
     snapshot: () => snapshots.current,
+    inFlight: () => inFlight.count,
     events,
   };
 }
