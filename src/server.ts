@@ -44,7 +44,11 @@ export async function listen(options: ListenOptions = {}): Promise<RunningServer
     await handler.close();
     throw error;
   }
-  const server = createServer(handler.handle);
+  // Host and Expect are checked by the handler, so that their refusals come in the envelope; a
+  // 100-continue is never sent, since no body is ever read (decisions §12).
+  const server = createServer({ requireHostHeader: false }, handler.handle);
+  server.on('checkExpectation', handler.handle);
+  server.on('checkContinue', handler.handle);
   server.on('clientError', handler.clientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -27,14 +27,24 @@ import { presentedKey } from './auth.js';
 import { hasKeyInQuery, parseListQuery, quickListQuery, splitQuery } from './params.js';
 import { createResponder, type HeaderFields } from './respond.js';
 import { metaRow } from './meta-row.js';
-import { clientErrorResponse } from './client-error.js';
+import { afterResponsesUnderWay, clientErrorResponse, parserErrorCode } from './client-error.js';
+import { hasBody, protocolRefusal } from './protocol.js';
 import { InFlight } from './in-flight.js';
 
 /** What {@link createHandler} returns. */
 export interface Handler {
-  /** Answers one request; never throws. Mount it as a `node:http` request listener. */
+  /**
+   * Answers one request; never throws. Mount it as a `node:http` request listener, and on the
+   * server's `checkExpectation` and `checkContinue` events so that an unsupported `Expect` gets
+   * the envelope and no 100 Continue invites a body that is never read. Create the server with
+   * `requireHostHeader: false`, or Node answers a missing Host itself with an empty 400.
+   */
   handle(req: IncomingMessage, res: ServerResponse): void;
-  /** Answers a request Node's parser refused (mount on the server's `clientError` event). */
+  /**
+   * Answers a request Node's parser refused (mount on the server's `clientError` event): 400,
+   * 408 or 431 in the envelope, written after the complete responses to the requests before it
+   * on the connection (never inside one), then the connection closes (decisions §12).
+   */
   clientError(error: Error & { code?: string }, socket: Socket): void;
   /**
    * Settles when the first snapshot and keys file are loaded. Rejects when either is broken: with
@@ -123,6 +133,10 @@ export function createHandler(options: HandlerOptions = {}): Handler {
 
   const idPrefix = randomBytes(4).toString('hex');
   let requestCounter = 0;
+  /** Connections whose parser refusal is answered or waiting for the responses before it. */
+  const refusing = new WeakSet<Socket>();
+  /** `X-Request-Id` of the next answer: this handler's random prefix and a counter in base 36. */
+  const nextRequestId = (): string => `${idPrefix}-${(requestCounter++).toString(36)}`;
 
   // as_of is the clock at the response (decisions §5); responses in the same millisecond share
   // its text, which Date#toISOString would otherwise build each time.
@@ -226,9 +240,18 @@ export function createHandler(options: HandlerOptions = {}): Handler {
 
   return {
     handle(req, res) {
-      const requestId = `${idPrefix}-${(requestCounter++).toString(36)}`;
+      const requestId = nextRequestId();
       try {
-        dispatch(req, res, requestId);
+        // HTTP/1.1's own refusals and a body (decisions §12): answered, then the connection
+        // closes, so a body is never read and a refusal is never followed by another answer.
+        if (hasBody(req)) res.shouldKeepAlive = false;
+        const refusal = protocolRefusal(req);
+        if (refusal !== undefined) {
+          res.shouldKeepAlive = false;
+          responder.sendError(req, res, refusal, ['X-Request-Id', requestId]);
+        } else {
+          dispatch(req, res, requestId);
+        }
       } catch (error) {
         if (error instanceof ApiError) {
           responder.sendError(req, res, error, ['X-Request-Id', requestId]);
@@ -250,11 +273,22 @@ export function createHandler(options: HandlerOptions = {}): Handler {
       }
     },
     clientError(error, socket) {
-      if (!socket.writable || (error as NodeJS.ErrnoException).code === 'ECONNRESET') {
+      // A reset or broken pipe has no one to answer; the parser may report more of what follows
+      // a refusal, but one answer per connection is all it gets.
+      if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || !socket.writable) {
         socket.destroy();
         return;
       }
-      socket.end(clientErrorResponse(error, responder));
+      if (refusing.has(socket)) return;
+      refusing.add(socket);
+      const code = parserErrorCode(error);
+      afterResponsesUnderWay(socket, () => {
+        // A response before it said Connection: close (the socket is ending): nothing after it.
+        if (!socket.writable) return;
+        // Node's Date field uses the wall clock too, whatever clock the limiter runs on.
+        socket.end(clientErrorResponse(code, responder, nextRequestId(), new Date().toUTCString()));
+        socket.once('finish', () => socket.destroy());
+      });
     },
     ready,
     async reload() {

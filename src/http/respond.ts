@@ -29,7 +29,7 @@ export interface Responder {
    * (a page slice) are written to the socket as they are, between the envelope's head and tail,
    * in one write; they are copied only to be compressed.
    *
-   * @param fields - the response's header fields so far; Content-Type, Content-Length and, for
+   * @param fields - the response's header fields so far; Content-Type, X-Content-Type-Options, Content-Length and, for
    *   bodies over the compression threshold, `Vary: Accept-Encoding` (and Content-Encoding) are added.
    * @param rows - rows as JSON, comma-separated, without brackets: a string or UTF-8 bytes.
    * @param count - number of rows.
@@ -39,14 +39,14 @@ export interface Responder {
   /** The error envelope for an error, with `license`. */
   errorBody(code: ErrorCode, detail: string): string;
   /**
-   * Sends a body with status and header fields: adds Content-Type and Content-Length,
-   * compresses when allowed, and sends no body for HEAD.
+   * Sends a body with status and header fields: adds Content-Type, `X-Content-Type-Options:
+   * nosniff` and Content-Length, compresses when allowed, and sends no body for HEAD.
    */
   send(req: IncomingMessage, res: ServerResponse, status: number, fields: HeaderFields, body: string | Buffer): void;
   /**
    * Sends an error answer (an ApiError is one) in the error envelope with
    * `Cache-Control: no-store` (replacing any other Cache-Control in `fields`), adding
-   * `Retry-After` when the error has one.
+   * `Retry-After` when the error has one and `WWW-Authenticate: Bearer` on a 401.
    */
   sendError(req: IncomingMessage, res: ServerResponse, error: ErrorAnswer, fields: HeaderFields): void;
 }
@@ -84,7 +84,8 @@ export function createResponder(license: string, attribution: string, compressMi
 
   /** Adds Content-Type (and Vary for a compressible body); returns the encoding to use, if any. */
   const prepare = (req: IncomingMessage, fields: HeaderFields, length: number): 'br' | 'gzip' | null => {
-    fields.push('Content-Type', JSON_CONTENT_TYPE);
+    // nosniff: a browser must never read a JSON body as HTML or script (decisions §12).
+    fields.push('Content-Type', JSON_CONTENT_TYPE, 'X-Content-Type-Options', 'nosniff');
     if (length <= compressMinBytes) return null;
     varyOnEncoding(fields);
     const accepted = req.headers['accept-encoding'];
@@ -146,9 +147,12 @@ export function createResponder(license: string, attribution: string, compressMi
     send,
     sendSuccess,
     sendError(req, res, error, fields) {
+      const spec = ERRORS[error.code];
       setField(fields, 'Cache-Control', 'no-store');
-      if (ERRORS[error.code].retryAfter) setField(fields, 'Retry-After', Math.max(1, Math.ceil(error.retryAfterSeconds ?? 1)));
-      send(req, res, ERRORS[error.code].status, fields, errorBody(error.code, error.detail));
+      if (spec.retryAfter) setField(fields, 'Retry-After', Math.max(1, Math.ceil(error.retryAfterSeconds ?? 1)));
+      // A 401 names the scheme that would succeed (RFC 9110 §11.6.1, RFC 6750 §3).
+      if (spec.status === 401) setField(fields, 'WWW-Authenticate', 'Bearer');
+      send(req, res, spec.status, fields, errorBody(error.code, error.detail));
     },
   };
 }

@@ -31,7 +31,8 @@ const ref = (name: string): HeaderObject => ({ $ref: `#/components/headers/${nam
 
 /**
  * Builds `components.headers`: the rate-limit headers (IETF draft-ietf-httpapi-ratelimit-headers
- * fields beside the `X-RateLimit-*` ones), `Retry-After` and `X-Request-Id`.
+ * fields beside the `X-RateLimit-*` ones), `Retry-After`, `X-Request-Id`, `X-Content-Type-Options`
+ * and `WWW-Authenticate`.
  */
 export function buildHeaderComponents(): Record<string, HeaderObject> {
   const remainingMinute = EXAMPLE_PLAN.perMinute - USED_MINUTE;
@@ -51,7 +52,15 @@ export function buildHeaderComponents(): Record<string, HeaderObject> {
       'On 429: the time until the empty bucket holds one token.', integer(1), 1),
     'X-Request-Id': header('Identifier of this request, also in the server log and in the detail of a 500.',
       { type: 'string' }, 'b3c1e2f4-6a1d-4c6e-9a51-2f0c3d9e8a77'),
+    'X-Content-Type-Options': header('Always `nosniff`: a browser must read the body as the JSON it is.', { type: 'string', const: 'nosniff' }, 'nosniff'),
+    'WWW-Authenticate': header('The scheme that would succeed (RFC 9110 §11.6.1): `Bearer`, the key in `Authorization: Bearer <key>`.',
+      { type: 'string', const: 'Bearer' }, 'Bearer'),
   };
+}
+
+/** Reference to `WWW-Authenticate`, sent on 401 (decisions §12). */
+export function challengeHeader(): Record<string, HeaderObject> {
+  return { 'WWW-Authenticate': ref('WWW-Authenticate') };
 }
 
 /** References to the rate-limit headers, sent on every response to a key that reached the limiter (decisions §3). */
@@ -65,7 +74,7 @@ export function retryAfterHeader(): Record<string, HeaderObject> {
 }
 
 /**
- * Headers on every response (decisions §5).
+ * Headers on every response (decisions §5, §12).
  *
  * @param snapshotRequired - whether `X-Snapshot-Version` is always present (false where the
  *   response can be sent while no snapshot is loaded).
@@ -73,6 +82,7 @@ export function retryAfterHeader(): Record<string, HeaderObject> {
 export function commonHeaders(snapshotRequired: boolean): Record<string, HeaderObject> {
   return {
     'X-Request-Id': ref('X-Request-Id'),
+    'X-Content-Type-Options': ref('X-Content-Type-Options'),
     'X-Snapshot-Version': header('Version of the snapshot that answered' + (snapshotRequired ? '.' : '; absent while no snapshot is loaded.'),
       { type: 'string', pattern: VERSION_PATTERN.source }, '2026-11-02T06-00-00Z', snapshotRequired),
   };

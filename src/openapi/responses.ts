@@ -7,7 +7,7 @@
 import { ERROR_CODES, ERRORS, type ErrorCode } from '../errors.js';
 import { SCHEMA_NAMES, schemaRef, type Json } from './components.js';
 import { PARSER_ERROR_CODES, ROUTER_ERROR_CODES } from './description.js';
-import { commonHeaders, rateLimitHeaders, retryAfterHeader } from './headers.js';
+import { challengeHeader, commonHeaders, rateLimitHeaders, retryAfterHeader } from './headers.js';
 
 /** Component name (the RFC 9110 reason phrase) and meaning of each error status an operation lists. */
 const STATUSES: Readonly<Record<number, { readonly name: string; readonly text: string }>> = Object.freeze({
@@ -87,6 +87,7 @@ export function buildErrorResponses(license: string, uses: readonly ErrorUse[]):
       headers: {
         ...(use.limited ? rateLimitHeaders() : {}),
         ...(codes.every((errorCode) => ERRORS[errorCode].retryAfter) ? retryAfterHeader() : {}),
+        ...(status === 401 ? challengeHeader() : {}),
         ...commonHeaders(false),
       },
       content: {

@@ -86,7 +86,8 @@ export function readUntilClosed(socket: Socket, start: () => void = () => {}): P
   socket.setEncoding('latin1');
   socket.on('data', (chunk: string) => reader.push(chunk));
   socket.on('error', (err: NodeJS.ErrnoException) => { error = err.code ?? err.message; });
-  const closed = once(socket, 'close').then(() => ({ responses: reader.responses, rest: reader.rest, error }));
+  // Not events.once: it rejects on the 'error' (ECONNRESET, EPIPE) that comes before 'close'.
+  const closed = new Promise<Exchange>((resolve) => socket.once('close', () => resolve({ responses: reader.responses, rest: reader.rest, error })));
   start();
   return closed;
 }

@@ -16,7 +16,9 @@ function assertError(reply: { status: number; json: any; headers: Record<string,
   assert.equal(typeof reply.json.detail, 'string');
   assert.match(reply.json.license, /public domain/);
   assert.equal(reply.headers['content-type'], 'application/json; charset=utf-8');
+  assert.equal(reply.headers['x-content-type-options'], 'nosniff');
   assert.ok(reply.headers['x-request-id']);
+  assert.equal(reply.headers['www-authenticate'], status === 401 ? 'Bearer' : undefined, 'a 401, and only a 401, names the Bearer scheme');
 }
 
 test('unknown paths, a trailing slash and the bare prefix are 404 not_found', async (t) => {
@@ -185,6 +187,17 @@ test('order of checks: route before key, key before parameters, 400 after the li
   const bad = await h.get(`${INSIDERS}?limit=abc`, withKey(KEYS.signal));
   assertError(bad, 400, 'invalid_parameter');
   assert.equal(bad.headers['x-ratelimit-remaining-minute'], '59', 'a 400 consumed a token and carries the headers');
+});
+
+test('every response says X-Content-Type-Options: nosniff: success, error, HEAD, health and the document', async (t) => {
+  const h = await startHarness(t);
+  for (const [path, method] of [[INSIDERS, 'GET'], [INSIDERS, 'HEAD'], ['/healthz', 'GET'], ['/readyz', 'GET'], ['/api/v1/openapi.json', 'GET'], ['/api/v1/meta', 'GET']] as const) {
+    const reply = await h.get(path, withKey(KEYS.signal), method);
+    assert.equal(reply.status, 200, path);
+    assert.equal(reply.headers['x-content-type-options'], 'nosniff', `${method} ${path}`);
+    assert.equal(reply.headers['www-authenticate'], undefined);
+  }
+  assert.equal((await h.get('/nope')).headers['x-content-type-options'], 'nosniff');
 });
 
 test('authenticated responses carry Cache-Control private, no-cache, Vary and X-Snapshot-Version', async (t) => {
