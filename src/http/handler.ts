@@ -29,6 +29,7 @@ import { createResponder, type HeaderFields } from './respond.js';
 import { metaRow } from './meta-row.js';
 import { afterResponsesUnderWay, clientErrorResponse, parserErrorCode } from './client-error.js';
 import { hasBody, protocolRefusal } from './protocol.js';
+import { quoteInput } from './quote.js';
 import { InFlight } from './in-flight.js';
 
 /** What {@link createHandler} returns. */
@@ -151,6 +152,9 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     return asOfText;
   };
 
+  /** Whether a token of client input is one of the keys served, so that no detail quotes it. */
+  const isKnownKey = (token: string): boolean => keys.current?.find(token) !== undefined;
+
   function dispatch(req: IncomingMessage, res: ServerResponse, requestId: string): void {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
@@ -169,7 +173,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     }
     // 2. Route.
     const match = findRoute(req.method ?? 'GET', url, pathEnd);
-    if (match.status === 'not_found') return responder.sendError(req, res, errorAnswer('not_found', `No such path: ${url.slice(0, Math.min(pathEnd, 100))}`), fields);
+    if (match.status === 'not_found') return responder.sendError(req, res, errorAnswer('not_found', `No such path: ${quoteInput(url.slice(0, pathEnd), isKnownKey)}`), fields);
     if (match.status === 'method_not_allowed') {
       fields.push('Allow', ALLOWED_METHODS);
       return responder.sendError(req, res, METHOD_NOT_ALLOWED, fields);
@@ -192,7 +196,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     }
     if (target.kind === 'openapi') {
       try {
-        parseListQuery(pairs, malformed, route);
+        parseListQuery(pairs, malformed, route, isKnownKey);
       } catch (error) {
         return responder.sendError(req, res, error as ApiError, fields);
       }
@@ -222,7 +226,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     // 8. Parameters (a 400 has consumed its token).
     let query;
     try {
-      query = quick ?? parseListQuery(pairs, malformed, route);
+      query = quick ?? parseListQuery(pairs, malformed, route, isKnownKey);
     } catch (error) {
       return responder.sendError(req, res, error as ApiError, fields);
     }

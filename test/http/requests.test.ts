@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { startHarness, withKey, KEYS } from '../helpers/harness.js';
 import { ERRORS } from '../../src/errors.js';
+import { exchange, jsonBody } from '../helpers/raw-http.js';
 
 const INSIDERS = '/api/v1/finance/insiders';
 
@@ -30,7 +31,28 @@ test('unknown paths, a trailing slash and the bare prefix are 404 not_found', as
     assertError(await h.get(path, withKey(KEYS.signal)), 404, 'not_found');
   }
   const reply = await h.get('/api/v1/nope?ticker=AAPL', withKey(KEYS.signal));
-  assert.equal(reply.json.detail, 'No such path: /api/v1/nope');
+  assert.equal(reply.json.detail, 'No such path: "/api/v1/nope"');
+});
+
+test('details quote client input JSON-escaped, at most 100 characters, and never a key: in the path, a parameter name or value', async (t) => {
+  const h = await startHarness(t);
+  const minted = 'eqf_O4fTdfnqXNNdQMMAlCyNfYImM75IxpsU3jZ1Yj';
+  const detail = async (path: string): Promise<string> => (await h.get(path, withKey(KEYS.signal))).json.detail;
+  // A key of the table (not of the minted shape), a minted-shape key, percent-encoded, and cut in two by the limit.
+  for (const path of [`/api/v1/${KEYS.founders}`, `/${minted}`, `/api/v1/x/${encodeURIComponent(KEYS.founders).replace(/-/g, '%2D')}`,
+    `/${'a'.repeat(80)}/${minted}`, `${INSIDERS}?${minted}=1`, `${INSIDERS}?ticker=${KEYS.founders}`, `${INSIDERS}?limit=${minted}`,
+    `/api/v1/openapi.json?${minted}`]) {
+    const text = await detail(path);
+    assert.doesNotMatch(text, new RegExp(`${KEYS.founders}|eqf_O4fT|O4fTdfnq`), path);
+    assert.match(text, /not shown: it holds an API key/, path);
+  }
+  const long = await detail(`/${'b'.repeat(300)}`);
+  assert.equal(long, `No such path: "/${'b'.repeat(98)}…"`, 'cut to 100 characters');
+  // Through a raw socket: a client library would percent-encode these.
+  const { responses } = await exchange(h.base, 'GET /api/v1/x"y\\z HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+  assert.equal(jsonBody(responses[0]!)?.detail, 'No such path: "/api/v1/x\\"y\\\\z"', 'quotes and backslashes JSON-escaped inside the quote');
+  assert.match(await detail(`${INSIDERS}?ticker=${'c'.repeat(500)}`), /^ticker must be .*, got "c{99}…"$/);
+  assert.match(await detail(`${INSIDERS}?${'n'.repeat(500)}=1`), /^unknown query parameter "n{99}…"/);
 });
 
 test('a known path with another method is 405 with Allow: GET, HEAD', async (t) => {
