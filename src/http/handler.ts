@@ -25,7 +25,7 @@ import { isDemoKeysFile, resolveOptions, type HandlerOptions } from '../options.
 import { PACKAGE_VERSION } from '../version.js';
 import { presentedKey } from './auth.js';
 import { hasKeyInQuery, parseListQuery, quickListQuery, splitQuery } from './params.js';
-import { createResponder, type HeaderFields } from './respond.js';
+import { PreparedBody, createResponder, type HeaderFields } from './respond.js';
 import { metaRow } from './meta-row.js';
 import { afterResponsesUnderWay, clientErrorResponse, parserErrorCode } from './client-error.js';
 import { hasBody, protocolRefusal } from './protocol.js';
@@ -98,9 +98,9 @@ export function createHandler(options: HandlerOptions = {}): Handler {
   const inFlight = new InFlight();
   const sampler = opts.breaker.sample ? undefined : createLoadSampler({ inFlight: () => inFlight.count });
   const breaker = new Breaker({ now, ...opts.breaker, sample: opts.breaker.sample ?? sampler!.sample });
-  const openApiJson = JSON.stringify(buildOpenApiDocument({
+  const openApiBody = new PreparedBody(JSON.stringify(buildOpenApiDocument({
     baseUrl: opts.baseUrl, license: opts.license, attribution: opts.attribution, packageVersion: PACKAGE_VERSION,
-  }));
+  })));
 
   const snapshots = new Reloader<SnapshotIndex>({
     name: 'snapshot', load: () => loadSnapshot(opts.snapshotsDir), watchPath: `${opts.snapshotsDir}/${CURRENT_FILE}`,
@@ -201,7 +201,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
         return responder.sendError(req, res, error as ApiError, fields);
       }
       fields.push('Cache-Control', 'public, max-age=300');
-      return responder.send(req, res, 200, fields, openApiJson);
+      return responder.send(req, res, 200, fields, openApiBody);
     }
     const keyTable = keys.current;
     if (!snapshot || !keyTable) return responder.sendError(req, res, NOT_LOADED, fields);

@@ -7,6 +7,7 @@ import { connect } from 'node:net';
 import { startHarness, withKey, KEYS } from '../helpers/harness.js';
 import { ERRORS } from '../../src/errors.js';
 import { exchange, jsonBody } from '../helpers/raw-http.js';
+import { PreparedBody } from '../../src/http/respond.js';
 
 const INSIDERS = '/api/v1/finance/insiders';
 
@@ -259,6 +260,26 @@ test('bodies over 1 KiB are compressed with br or gzip when accepted, never when
   }
   const small = await h.get('/healthz', { 'accept-encoding': 'gzip' });
   assert.equal(small.headers['content-encoding'], undefined);
+});
+
+test('the OpenAPI document is compressed once per encoding, not per request', async (t) => {
+  const h = await startHarness(t);
+  const { request } = await import('undici');
+  const { brotliDecompressSync, gunzipSync } = await import('node:zlib');
+  const plain = await h.get('/api/v1/openapi.json');
+  for (const [encoding, decode] of [['br', brotliDecompressSync], ['gzip', gunzipSync]] as const) {
+    const bodies = await Promise.all([1, 2, 3].map(async () => {
+      const response = await request(`${h.base}/api/v1/openapi.json`, { headers: { 'accept-encoding': encoding } });
+      assert.equal(response.headers['content-encoding'], encoding);
+      return Buffer.from(await response.body.arrayBuffer());
+    }));
+    assert.equal(decode(bodies[0]!).toString('utf8'), plain.text);
+    assert.ok(bodies.every((body) => body.equals(bodies[0]!)));
+  }
+  // The mechanism: the prepared body hands out the one buffer it compressed.
+  const prepared = new PreparedBody(plain.text);
+  assert.equal(prepared.encoded('br'), prepared.encoded('br'));
+  assert.equal(prepared.encoded('gzip'), prepared.encoded('gzip'));
 });
 
 test('a request Node cannot parse gets the error envelope: 400, or 431 for oversized headers', async (t) => {
