@@ -6,8 +6,6 @@
  * requests before it, and the connection then closes.
  */
 import { STATUS_CODES } from 'node:http';
-import type { ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import { ERRORS, type ErrorCode } from '../errors.js';
 import { JSON_CONTENT_TYPE, type Responder } from './respond.js';
 
@@ -26,27 +24,6 @@ const PARSER_ERRORS: Readonly<Record<string, ErrorCode>> = Object.freeze({
  */
 export function parserErrorCode(error: Error & { code?: string }): ErrorCode {
   return PARSER_ERRORS[error.code ?? ''] ?? 'bad_request';
-}
-
-/** The socket field Node keeps the response being written in (see {@link afterResponsesUnderWay}). */
-type HttpSocket = Socket & { _httpMessage?: (ServerResponse & object) | null };
-
-/**
- * Runs `then` once no response is under way or queued on the socket, so that a parser refusal
- * lands after the complete responses to the requests before it, never inside one (decisions
- * §12). Node keeps the response being written in `socket._httpMessage` and assigns each queued
- * one to it in turn when the one before finishes; it is null only between requests. Node's own
- * default (lib/_http_server.js socketOnError) reads the same field.
- *
- * @param socket - the connection the parser was reading.
- * @param then - called once, synchronously when nothing is under way; never called when a
- *   response under way never finishes (its connection closes instead).
- */
-export function afterResponsesUnderWay(socket: Socket, then: () => void): void {
-  const underWay = (socket as HttpSocket)._httpMessage;
-  if (underWay === null || underWay === undefined) return then();
-  // Registered after Node's own 'finish' listener, which assigns the next queued response first.
-  underWay.once('finish', () => afterResponsesUnderWay(socket, then));
 }
 
 /**

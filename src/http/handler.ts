@@ -21,13 +21,14 @@ import { CURRENT_FILE } from '../data/snapshot-format.js';
 import { readCurrentVersion } from '../data/snapshot-reader.js';
 import { readKeysFile, type KeyTable } from '../keys/keys-file.js';
 import { buildOpenApiDocument } from '../openapi/document.js';
-import { isDemoKeysFile, resolveOptions, type HandlerOptions } from '../options.js';
+import { DEFAULT_BASE_URL, defaultAttribution, isDemoKeysFile, resolveOptions, type HandlerOptions } from '../options.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { presentedKey } from './auth.js';
 import { hasKeyInQuery, parseListQuery, quickListQuery, splitQuery } from './params.js';
 import { PreparedBody, createResponder, type HeaderFields } from './respond.js';
 import { metaRow } from './meta-row.js';
-import { afterResponsesUnderWay, clientErrorResponse, parserErrorCode } from './client-error.js';
+import { clientErrorResponse, parserErrorCode } from './client-error.js';
+import { afterResponsesUnderWay } from './under-way.js';
 import { hasBody, protocolRefusal } from './protocol.js';
 import { quoteInput } from './quote.js';
 import { InFlight } from './in-flight.js';
@@ -53,6 +54,15 @@ export interface Handler {
    * so the outcome does not depend on which read finished first.
    */
   readonly ready: Promise<void>;
+  /**
+   * Tells the handler the address it is served at (`listen()` calls it once bound, port 0
+   * included). When no `baseUrl` option was given, the OpenAPI `servers` and the default
+   * attribution name this address from now on, and a warning says that no public base URL is
+   * set; with a `baseUrl`, it does nothing.
+   *
+   * @param url - `http://host:port`.
+   */
+  servedAt(url: string): void;
   /** Reloads snapshot and keys file (SIGHUP); each keeps its old value when the new one fails. */
   reload(): Promise<{ snapshot: boolean; keys: boolean }>;
   /** Stops timers and file watches. Does not close any server. */
@@ -93,14 +103,19 @@ const NOT_ON_PLAN: ErrorAnswer = Object.freeze(errorAnswer('api_not_available_on
 export function createHandler(options: HandlerOptions = {}): Handler {
   const opts = resolveOptions(options);
   const { now, log } = opts;
-  const responder = createResponder(opts.license, opts.attribution, opts.compressMinBytes);
+  // The base address names the service in the OpenAPI servers and the default attribution;
+  // without one set, listen() gives the address it serves at (see servedAt).
+  let baseUrl = opts.baseUrl ?? DEFAULT_BASE_URL;
+  const attribution = (): string => opts.attribution ?? defaultAttribution(baseUrl);
+  const openApiDocument = (): PreparedBody => new PreparedBody(JSON.stringify(buildOpenApiDocument({
+    baseUrl, license: opts.license, attribution: attribution(), packageVersion: PACKAGE_VERSION,
+  })));
+  let responder = createResponder(opts.license, attribution(), opts.compressMinBytes);
+  let openApiBody = openApiDocument();
   const limiter = new Limiter({ now, sweepIntervalMs: opts.limiterSweepIntervalMs });
   const inFlight = new InFlight();
   const sampler = opts.breaker.sample ? undefined : createLoadSampler({ inFlight: () => inFlight.count });
   const breaker = new Breaker({ now, ...opts.breaker, sample: opts.breaker.sample ?? sampler!.sample });
-  const openApiBody = new PreparedBody(JSON.stringify(buildOpenApiDocument({
-    baseUrl: opts.baseUrl, license: opts.license, attribution: opts.attribution, packageVersion: PACKAGE_VERSION,
-  })));
 
   const snapshots = new Reloader<SnapshotIndex>({
     name: 'snapshot', load: () => loadSnapshot(opts.snapshotsDir), watchPath: `${opts.snapshotsDir}/${CURRENT_FILE}`,
@@ -295,6 +310,14 @@ export function createHandler(options: HandlerOptions = {}): Handler {
       });
     },
     ready,
+    servedAt(url) {
+      if (opts.baseUrl !== undefined) return;
+      baseUrl = url;
+      responder = createResponder(opts.license, attribution(), opts.compressMinBytes);
+      openApiBody = openApiDocument();
+      log(`WARNING: no public base URL is set (EQF_BASE_URL, or the baseUrl option); the OpenAPI servers and the attribution name ${url}, ` +
+        'the address served. Set the address clients use.');
+    },
     async reload() {
       const [snapshot, keysOk] = await Promise.all([snapshots.reload(), keys.reload()]);
       return { snapshot, keys: keysOk };

@@ -253,7 +253,7 @@ test('bodies over 1 KiB are compressed with br or gzip when accepted, never when
   const plain = await h.get('/api/v1/finance/filings?limit=20', withKey(KEYS.founders));
   assert.equal(plain.headers['content-encoding'], undefined);
   for (const [accept, encoding, decode] of [['gzip', 'gzip', gunzipSync], ['gzip;q=0.5, br', 'br', brotliDecompressSync], ['br;q=0, gzip', 'gzip', gunzipSync]] as const) {
-    const response = await request(`${h.base}/api/v1/finance/filings?limit=20`, { headers: { ...withKey(KEYS.founders), 'accept-encoding': accept } });
+    const response = await request(`${h.base}/api/v1/finance/filings?limit=20`, { headers: { ...withKey(KEYS.founders), 'accept-encoding': accept }, dispatcher: h.agent });
     assert.equal(response.headers['content-encoding'], encoding);
     const body = JSON.parse(decode(Buffer.from(await response.body.arrayBuffer())).toString('utf8'));
     assert.equal(body.count, 20);
@@ -269,7 +269,7 @@ test('the OpenAPI document is compressed once per encoding, not per request', as
   const plain = await h.get('/api/v1/openapi.json');
   for (const [encoding, decode] of [['br', brotliDecompressSync], ['gzip', gunzipSync]] as const) {
     const bodies = await Promise.all([1, 2, 3].map(async () => {
-      const response = await request(`${h.base}/api/v1/openapi.json`, { headers: { 'accept-encoding': encoding } });
+      const response = await request(`${h.base}/api/v1/openapi.json`, { headers: { 'accept-encoding': encoding }, dispatcher: h.agent });
       assert.equal(response.headers['content-encoding'], encoding);
       return Buffer.from(await response.body.arrayBuffer());
     }));
