@@ -5,7 +5,7 @@
 
 /**
  * The known name closest to `name`, compared case-insensitively, when at most a third of its
- * characters (and at least one) differ; `undefined` otherwise.
+ * characters (or two, for a short name: a swapped pair) differ; `undefined` otherwise.
  *
  * @param name - what the user wrote, e.g. `snapshotDir`.
  * @param known - the valid names, e.g. `['snapshotsDir', 'keysFile']`.
@@ -13,7 +13,7 @@
 export function closestName(name: string, known: readonly string[]): string | undefined {
   const wanted = name.toLowerCase();
   let best: string | undefined;
-  let bestDistance = Math.max(1, Math.floor(wanted.length / 3)) + 1;
+  let bestDistance = Math.max(2, Math.floor(wanted.length / 3)) + 1;
   for (const candidate of known) {
     const distance = editDistance(wanted, candidate.toLowerCase());
     if (distance < bestDistance) {
