@@ -82,6 +82,7 @@ export async function listen(options: ListenOptions = {}): Promise<RunningServer
   server.on('checkExpectation', connections.onRequest);
   server.on('checkContinue', connections.onRequest);
   server.on('clientError', handler.clientError);
+  server.on('connect', handler.connect);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

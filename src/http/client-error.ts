@@ -27,18 +27,21 @@ export function parserErrorCode(error: Error & { code?: string }): ErrorCode {
 }
 
 /**
- * The raw HTTP/1.1 response for a parser error, in the error envelope with the headers every
- * response has (decisions §5, §12).
+ * The raw HTTP/1.1 response for a refusal written straight to a socket (a parser error, a
+ * CONNECT), in the error envelope with the headers every response has (decisions §5, §12).
  *
- * @param code - from {@link parserErrorCode}.
+ * @param code - from {@link parserErrorCode}, or another code of the error table.
  * @param responder - for the error envelope.
  * @param requestId - the `X-Request-Id` of this answer.
  * @param date - the `Date` field (RFC 9110 §6.6.1), an IMF-fixdate.
+ * @param fields - more header fields, name then value (e.g. `Allow` of a 405).
  */
-export function clientErrorResponse(code: ErrorCode, responder: Responder, requestId: string, date: string): string {
+export function clientErrorResponse(code: ErrorCode, responder: Responder, requestId: string, date: string, fields: readonly string[] = []): string {
   const { status, detail } = ERRORS[code];
   const body = responder.errorBody(code, detail);
-  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nDate: ${date}\r\nX-Request-Id: ${requestId}\r\n` +
+  let extra = '';
+  for (let i = 0; i < fields.length; i += 2) extra += `${fields[i]}: ${fields[i + 1]}\r\n`;
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nDate: ${date}\r\nX-Request-Id: ${requestId}\r\n${extra}` +
     `Content-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\n` +
     `Cache-Control: no-store\r\nConnection: close\r\n\r\n${body}`;
 }

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { ApiError, errorAnswer, type ErrorAnswer } from '../errors.js';
+import { ApiError, errorAnswer, type ErrorAnswer, type ErrorCode } from '../errors.js';
 import { findPlan } from '../plans.js';
 import { API_PREFIX, ALLOWED_METHODS, findRoute } from '../routes.js';
 import { Breaker } from '../guard/breaker.js';
@@ -48,6 +48,12 @@ export interface Handler {
    * on the connection (never inside one), then the connection closes (decisions §12).
    */
   clientError(error: Error & { code?: string }, socket: Socket): void;
+  /**
+   * Answers a CONNECT (mount on the server's `connect` event): no route is a tunnel, so 405
+   * `method_not_allowed` with `Allow: GET, HEAD` in the envelope, then the connection closes.
+   * Without a listener Node closes such a connection with no answer at all.
+   */
+  connect(req: IncomingMessage, socket: Socket): void;
   /**
    * Settles when the first snapshot and keys file are loaded. Rejects when either is broken: with
    * that load's error, or, when both are, with one error whose message names both (snapshot first),
@@ -165,6 +171,22 @@ export function createHandler(options: HandlerOptions = {}): Handler {
       asOfText = new Date(ms).toISOString();
     }
     return asOfText;
+  };
+
+  /**
+   * Writes a refusal raw on a connection after the complete responses before it, then closes
+   * the connection: once per connection, and nothing after a response that closed it.
+   */
+  const refuseOnSocket = (socket: Socket, code: ErrorCode, fields: readonly string[] = []): void => {
+    if (refusing.has(socket)) return;
+    refusing.add(socket);
+    afterResponsesUnderWay(socket, () => {
+      // A response before it said Connection: close (the socket is ending): nothing after it.
+      if (!socket.writable) return;
+      // Node's Date field uses the wall clock too, whatever clock the limiter runs on.
+      socket.end(clientErrorResponse(code, responder, nextRequestId(), new Date().toUTCString(), fields));
+      socket.once('finish', () => socket.destroy());
+    });
   };
 
   /** Whether a token of client input is one of the keys served, so that no detail quotes it. */
@@ -298,16 +320,12 @@ export function createHandler(options: HandlerOptions = {}): Handler {
         socket.destroy();
         return;
       }
-      if (refusing.has(socket)) return;
-      refusing.add(socket);
-      const code = parserErrorCode(error);
-      afterResponsesUnderWay(socket, () => {
-        // A response before it said Connection: close (the socket is ending): nothing after it.
-        if (!socket.writable) return;
-        // Node's Date field uses the wall clock too, whatever clock the limiter runs on.
-        socket.end(clientErrorResponse(code, responder, nextRequestId(), new Date().toUTCString()));
-        socket.once('finish', () => socket.destroy());
-      });
+      refuseOnSocket(socket, parserErrorCode(error));
+    },
+    connect(_req, socket) {
+      // Node has handed the socket over, error listener included; a reset must not go unheard.
+      socket.on('error', () => socket.destroy());
+      refuseOnSocket(socket, 'method_not_allowed', ['Allow', ALLOWED_METHODS]);
     },
     ready,
     servedAt(url) {

@@ -48,6 +48,15 @@ test('Expect other than 100-continue is 417 expectation_failed; 100-continue is 
   assert.equal(rest, '');
 });
 
+test('CONNECT is 405 method_not_allowed in the envelope with Allow, after the answers before it, then the connection closes', async (t) => {
+  const h = await startHarness(t);
+  const { responses, rest } = await exchange(h.base, `${get('/healthz')}CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\ntunnel bytes`);
+  assert.deepEqual(responses.map((r) => r.status), [200, 405]);
+  assertEnvelope(responses[1], 405, 'method_not_allowed');
+  assert.equal(responses[1]!.headers.allow, 'GET, HEAD');
+  assert.equal(rest, '');
+});
+
 test('every parser refusal is a complete envelope with X-Request-Id, nosniff and Date: bad request line, bad header, headers too large', async (t) => {
   const h = await startHarness(t);
   const cases: [string, number, string][] = [
