@@ -5,6 +5,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import { once } from 'node:events';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 
 /** One response as read off the wire. */
 export interface RawResponse {
@@ -96,10 +97,14 @@ export function readUntilClosed(socket: Socket, start: () => void = () => {}): P
 export const get = (path: string, headers: Record<string, string> = {}): string =>
   `GET ${path} HTTP/1.1\r\nHost: test\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n`;
 
-/** Parses an error envelope body, asserting nothing; returns undefined when it is not JSON. */
+/** Parses a body as JSON (decoding gzip or br first), asserting nothing; undefined when it is not JSON. */
 export function jsonBody(response: RawResponse): any {
   try {
-    return JSON.parse(Buffer.from(response.body, 'latin1').toString('utf8'));
+    let bytes = Buffer.from(response.body, 'latin1');
+    const encoding = response.headers['content-encoding'];
+    if (encoding === 'br') bytes = brotliDecompressSync(bytes);
+    else if (encoding === 'gzip') bytes = gunzipSync(bytes);
+    return JSON.parse(bytes.toString('utf8'));
   } catch {
     return undefined;
   }
