@@ -1,13 +1,17 @@
 /**
- * Answers for requests that Node's HTTP parser refuses before any handler runs (decisions §12):
+ * Answers written raw to a socket (decisions §12): for requests that Node's HTTP parser refuses
+ * before any handler runs, and for a CONNECT, which Node hands over as a bare socket:
  * a bad request line or header (400 `bad_request`), headers over the size limit (431), a
  * request not received within the headers or request timeout (408 `request_timeout`). The
  * answer is the error envelope written raw to the socket after the complete responses to the
  * requests before it, and the connection then closes.
  */
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import { ERRORS, type ErrorCode } from '../errors.js';
+import { ALLOWED_METHODS } from '../routes.js';
 import { JSON_CONTENT_TYPE, type Responder } from './respond.js';
+import { afterResponsesUnderWay } from './under-way.js';
 
 /** Error codes Node gives `clientError`, and what each is answered with. */
 const PARSER_ERRORS: Readonly<Record<string, ErrorCode>> = Object.freeze({
@@ -44,4 +48,52 @@ export function clientErrorResponse(code: ErrorCode, responder: Responder, reque
   return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nDate: ${date}\r\nX-Request-Id: ${requestId}\r\n${extra}` +
     `Content-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\n` +
     `Cache-Control: no-store\r\nConnection: close\r\n\r\n${body}`;
+}
+
+/** The `clientError` and `connect` listeners of a handler. */
+export interface SocketRefusals {
+  /** Answers a request Node's parser refused (see `Handler.clientError`). */
+  clientError(error: Error & { code?: string }, socket: Socket): void;
+  /** Answers a CONNECT (see `Handler.connect`). */
+  connect(req: IncomingMessage, socket: Socket): void;
+}
+
+/**
+ * The refusals a handler writes straight to a socket: each after the complete responses before
+ * it on the connection, once per connection, never after a response that closed it; then the
+ * connection closes.
+ *
+ * @param responder - the handler's current responder (it changes when the base URL does).
+ * @param nextRequestId - the `X-Request-Id` of the next answer.
+ */
+export function createSocketRefusals(responder: () => Responder, nextRequestId: () => string): SocketRefusals {
+  /** Connections whose refusal is written or waiting for the responses before it. */
+  const refusing = new WeakSet<Socket>();
+  const refuse = (socket: Socket, code: ErrorCode, fields: readonly string[] = []): void => {
+    if (refusing.has(socket)) return;
+    refusing.add(socket);
+    afterResponsesUnderWay(socket, () => {
+      // A response before it said Connection: close (the socket is ending): nothing after it.
+      if (!socket.writable) return;
+      // Node's Date field uses the wall clock too, whatever clock the limiter runs on.
+      socket.end(clientErrorResponse(code, responder(), nextRequestId(), new Date().toUTCString(), fields));
+      socket.once('finish', () => socket.destroy());
+    });
+  };
+  return {
+    clientError(error, socket) {
+      // A reset or broken pipe has no one to answer; the parser may report more of what
+      // follows a refusal, but one answer per connection is all it gets.
+      if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || !socket.writable) {
+        socket.destroy();
+        return;
+      }
+      refuse(socket, parserErrorCode(error));
+    },
+    connect(_req, socket) {
+      // Node has handed the socket over, error listener included; a reset must not go unheard.
+      socket.on('error', () => socket.destroy());
+      refuse(socket, 'method_not_allowed', ['Allow', ALLOWED_METHODS]);
+    },
+  };
 }

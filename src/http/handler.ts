@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { ApiError, errorAnswer, type ErrorAnswer, type ErrorCode } from '../errors.js';
+import { ApiError, errorAnswer, type ErrorAnswer } from '../errors.js';
 import { findPlan } from '../plans.js';
 import { API_PREFIX, ALLOWED_METHODS, findRoute } from '../routes.js';
 import { Breaker } from '../guard/breaker.js';
@@ -27,8 +27,7 @@ import { presentedKey } from './auth.js';
 import { hasKeyInQuery, parseListQuery, quickListQuery, splitQuery } from './params.js';
 import { PreparedBody, createResponder, type HeaderFields } from './respond.js';
 import { metaRow } from './meta-row.js';
-import { clientErrorResponse, parserErrorCode } from './client-error.js';
-import { afterResponsesUnderWay } from './under-way.js';
+import { createSocketRefusals } from './client-error.js';
 import { hasBody, protocolRefusal } from './protocol.js';
 import { quoteInput } from './quote.js';
 import { InFlight } from './in-flight.js';
@@ -155,8 +154,6 @@ export function createHandler(options: HandlerOptions = {}): Handler {
 
   const idPrefix = randomBytes(4).toString('hex');
   let requestCounter = 0;
-  /** Connections whose parser refusal is answered or waiting for the responses before it. */
-  const refusing = new WeakSet<Socket>();
   /** `X-Request-Id` of the next answer: this handler's random prefix and a counter in base 36. */
   const nextRequestId = (): string => `${idPrefix}-${(requestCounter++).toString(36)}`;
 
@@ -173,21 +170,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     return asOfText;
   };
 
-  /**
-   * Writes a refusal raw on a connection after the complete responses before it, then closes
-   * the connection: once per connection, and nothing after a response that closed it.
-   */
-  const refuseOnSocket = (socket: Socket, code: ErrorCode, fields: readonly string[] = []): void => {
-    if (refusing.has(socket)) return;
-    refusing.add(socket);
-    afterResponsesUnderWay(socket, () => {
-      // A response before it said Connection: close (the socket is ending): nothing after it.
-      if (!socket.writable) return;
-      // Node's Date field uses the wall clock too, whatever clock the limiter runs on.
-      socket.end(clientErrorResponse(code, responder, nextRequestId(), new Date().toUTCString(), fields));
-      socket.once('finish', () => socket.destroy());
-    });
-  };
+  const refusals = createSocketRefusals(() => responder, nextRequestId);
 
   /** Whether a token of client input is one of the keys served, so that no detail quotes it. */
   const isKnownKey = (token: string): boolean => keys.current?.find(token) !== undefined;
@@ -313,20 +296,8 @@ export function createHandler(options: HandlerOptions = {}): Handler {
         if (!res.writableEnded || res.writableLength > 0) inFlight.hold(req, res);
       }
     },
-    clientError(error, socket) {
-      // A reset or broken pipe has no one to answer; the parser may report more of what follows
-      // a refusal, but one answer per connection is all it gets.
-      if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || !socket.writable) {
-        socket.destroy();
-        return;
-      }
-      refuseOnSocket(socket, parserErrorCode(error));
-    },
-    connect(_req, socket) {
-      // Node has handed the socket over, error listener included; a reset must not go unheard.
-      socket.on('error', () => socket.destroy());
-      refuseOnSocket(socket, 'method_not_allowed', ['Allow', ALLOWED_METHODS]);
-    },
+    clientError: refusals.clientError,
+    connect: refusals.connect,
     ready,
     servedAt(url) {
       if (opts.baseUrl !== undefined) return;
