@@ -4,6 +4,7 @@
  * and a breaker that the load opened must close again (decisions §8, §12).
  */
 import { test } from 'node:test';
+import fc from 'fast-check';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,7 @@ import { join } from 'node:path';
 import type { Socket } from 'node:net';
 import type { TestContext } from 'node:test';
 import { KEY_RECORDS, ManualClock, writeFixtureSnapshot } from '../helpers/harness.js';
-import { exchange, get, rawConnect } from '../helpers/raw-http.js';
+import { exchange, get, rawConnect, ResponseReader } from '../helpers/raw-http.js';
 import { writeKeysFile } from '../../src/keys/keys-command.js';
 import { listen, type ListenOptions, type RunningServer } from '../../src/server.js';
 
@@ -84,4 +85,59 @@ test('pipelined requests on connections that hang up without reading leave nothi
     const ready = await exchange(running.url, get('/readyz', { connection: 'close' }));
     assert.equal(ready.responses[0]?.status, 200, '/readyz is 200 again');
   }
+});
+
+test('any abort pattern leaves nothing in flight: pipelined, partly read, then reset, destroyed or half-closed', async (t) => {
+  const { running, clock } = await start(t);
+  const breaker = running.handler.breaker;
+  const pattern = fc.record({
+    requests: fc.integer({ min: 1, max: 80 }),
+    path: fc.constantFrom('/api/v1/openapi.json', '/healthz', '/api/v1/nope'),
+    partialRequest: fc.boolean(),
+    readBytes: fc.oneof(fc.constant(0), fc.nat(400_000)),
+    ending: fc.constantFrom('destroy', 'reset', 'half-close'),
+  });
+  await fc.assert(fc.asyncProperty(pattern, async ({ requests, path, partialRequest, readBytes, ending }) => {
+    const serverSide = new Promise<Socket>((resolve) => running.server.once('connection', resolve));
+    const seen = requestsSeen(running, 1);
+    const socket = await rawConnect(running.url);
+    socket.on('error', () => {});
+    socket.pause();
+    socket.write(get(path).repeat(requests) + (partialRequest ? 'GET /healthz HTTP/1.1\r\nHo' : ''));
+    await seen;
+    const closed = serverSide.then((s) => new Promise<void>((resolve) => (s.closed ? resolve() : s.once('close', () => resolve()))));
+    // Read some of the answers (at most all of them), then go.
+    let read = 0;
+    const reader = new ResponseReader();
+    if (readBytes > 0) {
+      await new Promise<void>((resolve) => {
+        const onData = (chunk: Buffer): void => {
+          read += chunk.length;
+          reader.push(chunk.toString('latin1'));
+          if (read >= readBytes || reader.responses.length === requests) {
+            socket.pause();
+            socket.off('data', onData);
+            resolve();
+          }
+        };
+        socket.on('data', onData);
+        socket.once('close', () => resolve());
+        socket.resume();
+      });
+    }
+    if (ending === 'destroy') socket.destroy();
+    else if (ending === 'reset') socket.resetAndDestroy();
+    else {
+      socket.end();
+      socket.resume();
+    }
+    await closed;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    assert.equal(running.handler.inFlight(), 0, 'nothing held once the connection is closed');
+  }), { numRuns: 120 });
+  clock.advance(5_000);
+  breaker.sampleNow();
+  breaker.sampleNow();
+  assert.equal(breaker.state, 'closed');
+  assert.equal((await exchange(running.url, get('/readyz', { connection: 'close' }))).responses[0]?.status, 200);
 });
