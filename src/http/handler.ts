@@ -28,7 +28,7 @@ import { hasKeyInQuery, parseListQuery, quickListQuery, splitQuery } from './par
 import { PreparedBody, createResponder, type HeaderFields } from './respond.js';
 import { metaRow } from './meta-row.js';
 import { createSocketRefusals } from './client-error.js';
-import { hasBody, protocolRefusal } from './protocol.js';
+import { readFraming } from './protocol.js';
 import { quoteInput } from './quote.js';
 import { InFlight } from './in-flight.js';
 
@@ -268,11 +268,11 @@ export function createHandler(options: HandlerOptions = {}): Handler {
       try {
         // HTTP/1.1's own refusals and a body (decisions §12): answered, then the connection
         // closes, so a body is never read and a refusal is never followed by another answer.
-        if (hasBody(req)) res.shouldKeepAlive = false;
-        const refusal = protocolRefusal(req);
-        if (refusal !== undefined) {
+        const framing = readFraming(req);
+        if (framing.body) res.shouldKeepAlive = false;
+        if (framing.refusal !== undefined) {
           res.shouldKeepAlive = false;
-          responder.sendError(req, res, refusal, ['X-Request-Id', requestId]);
+          responder.sendError(req, res, framing.refusal, ['X-Request-Id', requestId]);
         } else {
           dispatch(req, res, requestId);
         }
