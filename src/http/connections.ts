@@ -7,7 +7,7 @@
  * next request), and after the shutdown timeout closes whatever is left.
  */
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
-import { Server as NetServer, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { hasResponseUnderWay } from './under-way.js';
 
 /** What the server knows of one open connection. */
@@ -138,16 +138,19 @@ export class Connections {
       }, timeoutMs);
       sweeper.unref();
       timer.unref();
-      // net.Server#close, not http.Server#close: before it stops accepting, the latter destroys
-      // every connection Node counts as idle, and that includes connections whose responses
-      // are still being written or queued (lib/_http_server.js closeIdleConnections).
-      NetServer.prototype.close.call(server, () => {
+      // Before it stops accepting, http.Server#close destroys every connection Node counts as
+      // idle, and that includes connections whose responses are still being written or queued
+      // (lib/_http_server.js closeIdleConnections): for this one call, that step does nothing.
+      // The sweeps close idle connections instead.
+      const closeIdleConnections = Object.getOwnPropertyDescriptor(server, 'closeIdleConnections');
+      server.closeIdleConnections = () => {};
+      server.close(() => {
         clearInterval(sweeper);
         clearTimeout(timer);
-        // Now that no connection is left, http.Server#close only clears Node's timeout checks.
-        server.close(() => {});
         resolve({ open, cut });
       });
+      if (closeIdleConnections === undefined) delete (server as { closeIdleConnections?: unknown }).closeIdleConnections;
+      else Object.defineProperty(server, 'closeIdleConnections', closeIdleConnections);
       this.#sweep();
     });
   }

@@ -116,7 +116,8 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     baseUrl, license: opts.license, attribution: attribution(), packageVersion: PACKAGE_VERSION,
   })));
   let responder = createResponder(opts.license, attribution(), opts.compressMinBytes);
-  let openApiBody = openApiDocument();
+  // Built on first request, then again only if the base address changes.
+  let openApiBody: PreparedBody | undefined;
   const limiter = new Limiter({ now, sweepIntervalMs: opts.limiterSweepIntervalMs });
   const inFlight = new InFlight();
   const sampler = opts.breaker.sample ? undefined : createLoadSampler({ inFlight: () => inFlight.count });
@@ -221,7 +222,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
         return responder.sendError(req, res, error as ApiError, fields);
       }
       fields.push('Cache-Control', 'public, max-age=300');
-      return responder.send(req, res, 200, fields, openApiBody);
+      return responder.send(req, res, 200, fields, openApiBody ??= openApiDocument());
     }
     const keyTable = keys.current;
     if (!snapshot || !keyTable) return responder.sendError(req, res, NOT_LOADED, fields);
@@ -303,7 +304,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
       if (opts.baseUrl !== undefined) return;
       baseUrl = url;
       responder = createResponder(opts.license, attribution(), opts.compressMinBytes);
-      openApiBody = openApiDocument();
+      openApiBody = undefined;
       log(`WARNING: no public base URL is set (EQF_BASE_URL, or the baseUrl option); the OpenAPI servers and the attribution name ${url}, ` +
         'the address served. Set the address clients use.');
     },
