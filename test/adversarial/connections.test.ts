@@ -48,6 +48,16 @@ test('over --max-connections a new connection is closed at once, unanswered, and
   for (const socket of held) socket.destroy();
 });
 
+test('an accept failure (file descriptors run out) is logged once a minute, and the server keeps serving', async (t) => {
+  const h = await start(t);
+  for (let i = 0; i < 3; i++) h.server.server.emit('error', Object.assign(new Error('accept EMFILE'), { code: 'EMFILE', syscall: 'accept' }));
+  assert.equal(h.logs.filter((line) => line.includes('server error, still serving: accept EMFILE')).length, 1);
+  h.clock.advance(60_000);
+  h.server.server.emit('error', Object.assign(new Error('accept EMFILE'), { code: 'EMFILE', syscall: 'accept' }));
+  assert.equal(h.logs.filter((line) => line.includes('accept EMFILE')).length, 2, 'again a minute later');
+  assert.equal((await exchange(h.base, get('/healthz', { connection: 'close' }))).responses[0]?.status, 200);
+});
+
 test('slow headers get 408 request_timeout in the envelope after headersTimeoutMs, then the connection closes', async (t) => {
   const h = await start(t, { headersTimeoutMs: 100, requestTimeoutMs: 100 });
   const socket = await rawConnect(h.base);
