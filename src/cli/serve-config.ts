@@ -17,6 +17,8 @@ export interface ServeSetting {
     'maxConnections' | 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs' | 'shutdownTimeoutMs';
   /** How the value is read: text as given, a port, or a whole number of 1 or more. */
   readonly kind: 'text' | 'port' | 'count';
+  /** The value's name in the usage (`DIR`, `FILE`); `N` for numbers. */
+  readonly value?: string;
   readonly fallback: string;
   readonly description: string;
 }
@@ -24,9 +26,9 @@ export interface ServeSetting {
 /** Every setting of `serve`. */
 export const SERVE_SETTINGS: readonly ServeSetting[] = [
   { flag: 'port', env: 'EQF_PORT', option: 'port', kind: 'port', fallback: '8080', description: 'TCP port (0 picks a free one)' },
-  { flag: 'host', env: 'EQF_HOST', option: 'host', kind: 'text', fallback: '127.0.0.1', description: 'address to listen on' },
-  { flag: 'snapshots', env: 'EQF_SNAPSHOTS_DIR', option: 'snapshotsDir', kind: 'text', fallback: 'the embedded snapshots/', description: 'snapshots folder (CURRENT + versions)' },
-  { flag: 'keys', env: 'EQF_KEYS_FILE', option: 'keysFile', kind: 'text', fallback: 'the embedded keys.demo.json', description: 'keys file' },
+  { flag: 'host', env: 'EQF_HOST', option: 'host', kind: 'text', value: 'ADDRESS', fallback: '127.0.0.1', description: 'address to listen on' },
+  { flag: 'snapshots', env: 'EQF_SNAPSHOTS_DIR', option: 'snapshotsDir', kind: 'text', value: 'DIR', fallback: 'the embedded snapshots/', description: 'snapshots folder (CURRENT + versions)' },
+  { flag: 'keys', env: 'EQF_KEYS_FILE', option: 'keysFile', kind: 'text', value: 'FILE', fallback: 'the embedded keys.demo.json', description: 'keys file' },
   { flag: 'max-connections', env: 'EQF_MAX_CONNECTIONS', option: 'maxConnections', kind: 'count', fallback: String(CONNECTION_DEFAULTS.maxConnections), description: 'most connections open at once; over it a new one is closed at once' },
   { flag: 'headers-timeout-ms', env: 'EQF_HEADERS_TIMEOUT_MS', option: 'headersTimeoutMs', kind: 'count', fallback: String(CONNECTION_DEFAULTS.headersTimeoutMs), description: 'most ms to receive a request line and headers, then 408' },
   { flag: 'request-timeout-ms', env: 'EQF_REQUEST_TIMEOUT_MS', option: 'requestTimeoutMs', kind: 'count', fallback: String(CONNECTION_DEFAULTS.requestTimeoutMs), description: 'most ms to receive a whole request, then 408 (at least the headers timeout)' },
@@ -46,7 +48,7 @@ export const SERVE_USAGE = `usage: equity-facts serve [flags]
 Serves the API from the snapshots folder with the keys file. A flag wins over its environment
 variable, which wins over the default.
 
-${SERVE_SETTINGS.map((s) => `  ${(s.flag ? `--${s.flag}${s.kind === 'text' ? ' VALUE' : ' N'}` : '').padEnd(27)} ${s.env.padEnd(26)} ${s.description}; default ${s.fallback}`).join('\n')}
+${SERVE_SETTINGS.map((s) => `  ${(s.flag ? `--${s.flag} ${s.value ?? 'N'}` : '').padEnd(27)} ${s.env.padEnd(26)} ${s.description}; default ${s.fallback}`).join('\n')}
   -h, --help                  this text
 
 signals: SIGHUP reloads snapshot and keys; SIGUSR2 toggles a forced-open breaker; SIGTERM/SIGINT
