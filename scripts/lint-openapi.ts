@@ -10,14 +10,14 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildOpenApiDocument, type OpenApiOptions } from '../src/openapi/document.js';
 import { errorStatuses } from '../src/openapi/paths.js';
-import { resolveOptions } from '../src/options.js';
+import { DEFAULT_BASE_URL, defaultAttribution, resolveOptions } from '../src/options.js';
 import { ROUTES } from '../src/routes.js';
 import { PACKAGE_VERSION } from '../src/version.js';
 
 /** The options the server publishes by default (no EQF_* settings), so the lint sees what is served. */
 export const SAMPLE_OPTIONS: OpenApiOptions = (() => {
-  const { baseUrl, license, attribution } = resolveOptions();
-  return Object.freeze({ baseUrl, license, attribution, packageVersion: PACKAGE_VERSION });
+  const { license } = resolveOptions();
+  return Object.freeze({ baseUrl: DEFAULT_BASE_URL, license, attribution: defaultAttribution(DEFAULT_BASE_URL), packageVersion: PACKAGE_VERSION });
 })();
 
 /**

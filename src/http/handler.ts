@@ -22,33 +22,60 @@ import { CURRENT_FILE } from '../data/snapshot-format.js';
 import { readCurrentVersion } from '../data/snapshot-reader.js';
 import { readKeysFile, type KeyRecord, type KeyTable } from '../keys/keys-file.js';
 import { buildOpenApiDocument } from '../openapi/document.js';
-import { isDemoKeysFile, resolveOptions, type HandlerOptions } from '../options.js';
+import { DEFAULT_BASE_URL, defaultAttribution, isDemoKeysFile, resolveOptions, type HandlerOptions } from '../options.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { presentedKey } from './auth.js';
 import { hasKeyInQuery, parseListQuery, quickListQuery, splitQuery, type ListQuery } from './params.js';
-import { chooseEncoding, createResponder, type HeaderFields } from './respond.js';
+import { PreparedBody, chooseEncoding, createResponder, type HeaderFields } from './respond.js';
 import { CORS_FIELDS, isPreflight, PREFLIGHT_FIELDS } from './cors.js';
 import { answerDocs, DOCS_PATH } from './docs-page.js';
 import { ifNoneMatchMatches, strongTag } from './etag.js';
 import { findPage, nextPageLink, type ListPage } from './list-page.js';
 import { metaRow } from './meta-row.js';
-import { clientErrorResponse } from './client-error.js';
+import { createSocketRefusals } from './client-error.js';
+import { readFraming } from './protocol.js';
+import { quoteInput } from './quote.js';
+import { InFlight } from './in-flight.js';
 import { createEyes } from '../ops/eyes.js';
 import { newNote, NOTE, type NotedResponse, type RequestNote } from '../ops/observer.js';
 import type { Metrics } from '../ops/metrics.js';
 
 /** What {@link createHandler} returns. */
 export interface Handler {
-  /** Answers one request; never throws. Mount it as a `node:http` request listener. */
+  /**
+   * Answers one request; never throws. Mount it as a `node:http` request listener, and on the
+   * server's `checkExpectation` and `checkContinue` events so that an unsupported `Expect` gets
+   * the envelope and no 100 Continue invites a body that is never read. Create the server with
+   * `requireHostHeader: false`, or Node answers a missing Host itself with an empty 400.
+   */
   handle(req: IncomingMessage, res: ServerResponse): void;
-  /** Answers a request Node's parser refused (mount on the server's `clientError` event). */
+  /**
+   * Answers a request Node's parser refused (mount on the server's `clientError` event): 400,
+   * 408 or 431 in the envelope, written after the complete responses to the requests before it
+   * on the connection (never inside one), then the connection closes (decisions §12).
+   */
   clientError(error: Error & { code?: string }, socket: Socket): void;
+  /**
+   * Answers a CONNECT (mount on the server's `connect` event): no route is a tunnel, so 405
+   * `method_not_allowed` with `Allow: GET, HEAD` in the envelope, then the connection closes.
+   * Without a listener Node closes such a connection with no answer at all.
+   */
+  connect(req: IncomingMessage, socket: Socket): void;
   /**
    * Settles when the first snapshot and keys file are loaded. Rejects when either is broken: with
    * that load's error, or, when both are, with one error whose message names both (snapshot first),
    * so the outcome does not depend on which read finished first.
    */
   readonly ready: Promise<void>;
+  /**
+   * Tells the handler the address it is served at (`listen()` calls it once bound, port 0
+   * included). When no `baseUrl` option was given, the OpenAPI `servers` and the default
+   * attribution name this address from now on, and a warning says that no public base URL is
+   * set; with a `baseUrl`, it does nothing.
+   *
+   * @param url - `http://host:port`.
+   */
+  servedAt(url: string): void;
   /** Reloads snapshot and keys file (SIGHUP); each keeps its old value when the new one fails. */
   reload(): Promise<{ snapshot: boolean; keys: boolean }>;
   /** Stops timers and file watches. Does not close any server. */
@@ -64,10 +91,10 @@ export interface Handler {
    * settled; else undefined.
    */
   metrics(): Metrics | undefined;
-  /** Requests whose response this process still holds (the breaker's in-flight figure). */
-  inFlight(): number;
   /** The snapshot being served, if any. */
   snapshot(): SnapshotIndex | undefined;
+  /** Responses the process holds now (what the breaker compares with `maxInFlight`); see in-flight.ts. */
+  inFlight(): number;
   /**
    * Emits `reloaded` (name: 'snapshot' | 'keys') after a swap and `refused` (name, error) when a
    * reload failed and the old value stayed; for tests and operators' metrics.
@@ -100,15 +127,22 @@ export function createHandler(options: HandlerOptions = {}): Handler {
   const { limits, opening: storeOpening } = openLimits(opts, limiter, log);
   const eyes = createEyes(opts.accessLog, opts.metrics);
   const { observing } = eyes;
-  const responder = createResponder(opts.license, opts.attribution, opts.compressMinBytes, eyes.onSent);
-  let inFlight = 0;
-  const sampler = opts.breaker.sample ? undefined : createLoadSampler({ inFlight: () => inFlight });
+  // The base address names the service in the OpenAPI servers, the default attribution and
+  // the Link of a next page; without one set, listen() gives the address it serves at (servedAt).
+  let baseUrl = opts.baseUrl ?? DEFAULT_BASE_URL;
+  const attribution = (): string => opts.attribution ?? defaultAttribution(baseUrl);
+  let responder = createResponder(opts.license, attribution(), opts.compressMinBytes, eyes.onSent);
+  // The OpenAPI document, built on first request (then again only if the base address changes),
+  // compressed at most once per coding, with a strong tag per coding (decisions §10).
+  let openApi: { body: PreparedBody; bytes: number; tags: Readonly<Record<'identity' | 'br' | 'gzip', string>> } | undefined;
+  const openApiDocument = (): NonNullable<typeof openApi> => {
+    const json = JSON.stringify(buildOpenApiDocument({ baseUrl, license: opts.license, attribution: attribution(), packageVersion: PACKAGE_VERSION }));
+    const body = new PreparedBody(json);
+    return { body, bytes: body.identity.length, tags: { identity: strongTag(json), br: strongTag(json, 'br'), gzip: strongTag(json, 'gzip') } };
+  };
+  const inFlight = new InFlight();
+  const sampler = opts.breaker.sample ? undefined : createLoadSampler({ inFlight: () => inFlight.count });
   const breaker = new Breaker({ now, ...opts.breaker, sample: opts.breaker.sample ?? sampler!.sample });
-  const openApiJson = JSON.stringify(buildOpenApiDocument({
-    baseUrl: opts.baseUrl, license: opts.license, attribution: opts.attribution, packageVersion: PACKAGE_VERSION,
-  }));
-  const openApiBytes = Buffer.byteLength(openApiJson);
-  const openApiTags = { identity: strongTag(openApiJson), br: strongTag(openApiJson, 'br'), gzip: strongTag(openApiJson, 'gzip') };
 
   const snapshots = new Reloader<SnapshotIndex>({
     name: 'snapshot', load: () => loadSnapshot(opts.snapshotsDir), watchPath: `${opts.snapshotsDir}/${CURRENT_FILE}`,
@@ -127,7 +161,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     reloader.on('refused', (error: Error) => events.emit('refused', name, error));
   }
 
-  const metricsOpening = eyes.openMetrics({ breaker, limiter, limits, events, snapshot: () => snapshots.current, inFlight: () => inFlight });
+  const metricsOpening = eyes.openMetrics({ breaker, limiter, limits, events, snapshot: () => snapshots.current, inFlight: () => inFlight.count });
   const ready = Promise.allSettled([snapshots.start(), keys.start(), storeOpening, metricsOpening]).then((loads) => {
     const failures = loads.flatMap((load) => (load.status === 'rejected' ? [load.reason as Error] : []));
     if (failures.length === 1) throw failures[0]!;
@@ -143,6 +177,8 @@ export function createHandler(options: HandlerOptions = {}): Handler {
 
   const idPrefix = randomBytes(4).toString('hex');
   let requestCounter = 0;
+  /** `X-Request-Id` of the next answer: this handler's random prefix and a counter in base 36. */
+  const nextRequestId = (): string => `${idPrefix}-${(requestCounter++).toString(36)}`;
 
   // as_of is the clock at the response (decisions §5); responses in the same millisecond share
   // its text, which Date#toISOString would otherwise build each time.
@@ -156,6 +192,11 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     }
     return asOfText;
   };
+
+  const refusals = createSocketRefusals(() => responder, nextRequestId);
+
+  /** Whether a token of client input is one of the keys served, so that no detail quotes it. */
+  const isKnownKey = (token: string): boolean => keys.current?.find(token) !== undefined;
 
   function dispatch(req: IncomingMessage, res: ServerResponse, requestId: string, note: RequestNote | undefined): void {
     const url = req.url ?? '/';
@@ -178,7 +219,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     }
     // 2. Route.
     const match = findRoute(req.method ?? 'GET', url, pathEnd);
-    if (match.status === 'not_found') return responder.sendError(req, res, errorAnswer('not_found', `No such path: ${url.slice(0, Math.min(pathEnd, 100))}`), fields);
+    if (match.status === 'not_found') return responder.sendError(req, res, errorAnswer('not_found', `No such path: ${quoteInput(url.slice(0, pathEnd), isKnownKey)}`), fields);
     if (match.status === 'method_not_allowed') {
       // A CORS preflight needs no key and takes no token (decisions §12); any other OPTIONS is a 405.
       if (underApi && isPreflight(req.method, req.headers)) {
@@ -213,18 +254,19 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     }
     if (target.kind === 'openapi') {
       try {
-        parseListQuery(pairs, malformed, route);
+        parseListQuery(pairs, malformed, route, isKnownKey);
       } catch (error) {
         return responder.sendError(req, res, error as ApiError, fields);
       }
       fields.push('Cache-Control', 'public, max-age=300');
       // A strong tag per content coding (decisions §10): each coding is another representation.
-      const coding = openApiBytes > opts.compressMinBytes ? chooseEncoding(req.headers['accept-encoding']) : null;
-      const tag = openApiTags[coding ?? 'identity'];
+      const document = openApi ??= openApiDocument();
+      const coding = document.bytes > opts.compressMinBytes ? chooseEncoding(req.headers['accept-encoding']) : null;
+      const tag = document.tags[coding ?? 'identity'];
       fields.push('ETag', tag);
       const condition = req.headers['if-none-match'];
-      if (condition !== undefined && ifNoneMatchMatches(condition, tag)) return responder.sendNotModified(res, fields, openApiBytes);
-      return responder.send(req, res, 200, fields, openApiJson);
+      if (condition !== undefined && ifNoneMatchMatches(condition, tag)) return responder.sendNotModified(res, fields, document.bytes);
+      return responder.send(req, res, 200, fields, document.body);
     }
     const keyTable = keys.current;
     if (!snapshot || !keyTable) return responder.sendError(req, res, NOT_LOADED, fields);
@@ -250,7 +292,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     let query: ListQuery | undefined;
     let problem: ErrorAnswer | undefined;
     try {
-      query = quick ?? parseListQuery(pairs, malformed, route);
+      query = quick ?? parseListQuery(pairs, malformed, route, isKnownKey);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       problem = error;
@@ -315,7 +357,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     }
     if (page !== undefined) {
       fields.push('ETag', page.tag);
-      const link = nextPageLink(page, opts.baseUrl, route.path, queryString);
+      const link = nextPageLink(page, baseUrl, route.path, queryString);
       if (link !== undefined) fields.push('Link', link);
       return responder.sendSuccess(req, res, fields, pageBytes(page.list, page.variant, page.position, page.count), page.count, asOf());
     }
@@ -341,18 +383,22 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     }
   }
 
-  /** Ends a request's count in flight (one listener shared by every response counted). */
-  const requestClosed = (): void => {
-    inFlight--;
-  };
-
   return {
     handle(req, res) {
-      const requestId = `${idPrefix}-${(requestCounter++).toString(36)}`;
+      const requestId = nextRequestId();
       let note: RequestNote | undefined;
       if (observing) (res as NotedResponse)[NOTE] = note = newNote(requestId, now());
       try {
-        dispatch(req, res, requestId, note);
+        // HTTP/1.1's own refusals and a body (decisions §12): answered, then the connection
+        // closes, so a body is never read and a refusal is never followed by another answer.
+        const framing = readFraming(req);
+        if (framing.body) res.shouldKeepAlive = false;
+        if (framing.refusal !== undefined) {
+          res.shouldKeepAlive = false;
+          responder.sendError(req, res, framing.refusal, ['X-Request-Id', requestId]);
+        } else {
+          dispatch(req, res, requestId, note);
+        }
       } catch (error) {
         failed(req, res, requestId, error);
       } finally {
@@ -360,20 +406,20 @@ export function createHandler(options: HandlerOptions = {}): Handler {
         // the process still holds some of its bytes (a slow reader's) or, after a bug, was never
         // ended. Only those get a 'close' listener: one per response cost about 2 % of filings
         // req/s, for a count that is 0 whenever the socket took the whole response at once.
-        if (!res.writableEnded || res.writableLength > 0) {
-          inFlight++;
-          res.on('close', requestClosed);
-        }
+        if (!res.writableEnded || res.writableLength > 0) inFlight.hold(req, res);
       }
     },
-    clientError(error, socket) {
-      if (!socket.writable || (error as NodeJS.ErrnoException).code === 'ECONNRESET') {
-        socket.destroy();
-        return;
-      }
-      socket.end(clientErrorResponse(error, responder));
-    },
+    clientError: refusals.clientError,
+    connect: refusals.connect,
     ready,
+    servedAt(url) {
+      if (opts.baseUrl !== undefined) return;
+      baseUrl = url;
+      responder = createResponder(opts.license, attribution(), opts.compressMinBytes, eyes.onSent);
+      openApi = undefined;
+      log(`WARNING: no public base URL is set (EQF_BASE_URL, or the baseUrl option); the OpenAPI servers and the attribution name ${url}, ` +
+        'the address served. Set the address clients use.');
+    },
     async reload() {
       const [snapshot, keysOk] = await Promise.all([snapshots.reload(), keys.reload()]);
       return { snapshot, keys: keysOk };
@@ -392,8 +438,8 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     limiter,
     limits,
     metrics: eyes.metrics,
-    inFlight: () => inFlight,
     snapshot: () => snapshots.current,
+    inFlight: () => inFlight.count,
     events,
   };
 }

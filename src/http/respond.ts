@@ -36,7 +36,7 @@ export interface Responder {
    * (a page slice) are written to the socket as they are, between the envelope's head and tail,
    * in one write; they are copied only to be compressed.
    *
-   * @param fields - the response's header fields so far; Content-Type, Content-Length and, for
+   * @param fields - the response's header fields so far; Content-Type, X-Content-Type-Options, Content-Length and, for
    *   bodies over the compression threshold, `Vary: Accept-Encoding` (and Content-Encoding) are added.
    * @param rows - rows as JSON, comma-separated, without brackets: a string or UTF-8 bytes.
    * @param count - number of rows.
@@ -55,20 +55,48 @@ export interface Responder {
   /** The error envelope for an error, with `license`. */
   errorBody(code: ErrorCode, detail: string): string;
   /**
-   * Sends a body with status and header fields: adds Content-Type and Content-Length,
-   * compresses when allowed, and sends no body for HEAD.
+   * Sends a body with status and header fields: adds Content-Type, `X-Content-Type-Options:
+   * nosniff` and Content-Length, compresses when allowed (a {@link PreparedBody} only once per
+   * encoding), and sends no body for HEAD.
    */
-  send(req: IncomingMessage, res: ServerResponse, status: number, fields: HeaderFields, body: string | Buffer): void;
+  send(req: IncomingMessage, res: ServerResponse, status: number, fields: HeaderFields, body: string | Buffer | PreparedBody): void;
   /**
    * Sends an error answer (an ApiError is one) in the error envelope with
    * `Cache-Control: no-store` (replacing any other Cache-Control in `fields`), adding
-   * `Retry-After` when the error has one.
+   * `Retry-After` when the error has one and `WWW-Authenticate: Bearer` on a 401.
    */
   sendError(req: IncomingMessage, res: ServerResponse, error: ErrorAnswer, fields: HeaderFields): void;
 }
 
 /** Characters of `as_of` (`2026-11-21T12:00:00.000Z`, Date#toISOString for years 0-9999). */
 const AS_OF_LENGTH = 24;
+
+/**
+ * A body that never changes (the OpenAPI document), kept as bytes and compressed at most once
+ * per encoding, on first use, at the encoder's best ratio: compressing it per request cost
+ * five times its uncompressed throughput, for a document that needs no key.
+ */
+export class PreparedBody {
+  /** The body's UTF-8 bytes. */
+  readonly identity: Buffer;
+  #br: Buffer | undefined;
+  #gzip: Buffer | undefined;
+
+  /** @param body - the body text. */
+  constructor(body: string) {
+    this.identity = Buffer.from(body);
+  }
+
+  /** The body in an encoding, compressed on the first call for that encoding only. */
+  encoded(encoding: 'br' | 'gzip'): Buffer {
+    if (encoding === 'br') {
+      return this.#br ??= brotliCompressSync(this.identity, {
+        params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: this.identity.length },
+      });
+    }
+    return this.#gzip ??= gzipSync(this.identity, { level: zlib.Z_BEST_COMPRESSION });
+  }
+}
 
 /** Longest row count whose envelope middle is kept prepared: the largest page of any plan. */
 const PREPARED_COUNTS = MAX_PAGE_SIZE_OF_ANY_PLAN;
@@ -104,7 +132,8 @@ export function createResponder(license: string, attribution: string, compressMi
 
   /** Adds Content-Type (and Vary for a compressible body); returns the encoding to use, if any. */
   const prepare = (req: IncomingMessage, fields: HeaderFields, length: number): 'br' | 'gzip' | null => {
-    fields.push('Content-Type', JSON_CONTENT_TYPE);
+    // nosniff: a browser must never read a JSON body as HTML or script (decisions §12).
+    fields.push('Content-Type', JSON_CONTENT_TYPE, 'X-Content-Type-Options', 'nosniff');
     if (length <= compressMinBytes) return null;
     varyOnEncoding(fields);
     const accepted = req.headers['accept-encoding'];
@@ -118,12 +147,18 @@ export function createResponder(license: string, attribution: string, compressMi
       : gzipSync(body, { level: 6 });
   };
 
-  const send = (req: IncomingMessage, res: ServerResponse, status: number, fields: HeaderFields, body: string | Buffer, error?: ErrorCode): void => {
-    let length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+  const send = (req: IncomingMessage, res: ServerResponse, status: number, fields: HeaderFields, body: string | Buffer | PreparedBody, error?: ErrorCode): void => {
+    const plain = body instanceof PreparedBody ? body.identity : body;
+    let length = typeof plain === 'string' ? Buffer.byteLength(plain) : plain.length;
     const encoding = prepare(req, fields, length);
-    let payload = body;
+    let payload = plain;
     if (encoding) {
-      payload = compressed(fields, encoding, body, length);
+      if (body instanceof PreparedBody) {
+        fields.push('Content-Encoding', encoding);
+        payload = body.encoded(encoding);
+      } else {
+        payload = compressed(fields, encoding, plain, length);
+      }
       length = payload.length;
     }
     fields.push('Content-Length', length);
@@ -172,14 +207,18 @@ export function createResponder(license: string, attribution: string, compressMi
       if (bodyLength > compressMinBytes) varyOnEncoding(fields);
       res.writeHead(304, fields);
       res.end();
+      if (onSent !== undefined) onSent(res.req, res, 304, 0, undefined);
     },
     successLength(rowsLength, count) {
       return headBytes + AS_OF_LENGTH + middleBytes + digits(count) + rowsLength + tailBytes;
     },
     sendError(req, res, error, fields) {
+      const spec = ERRORS[error.code];
       setField(fields, 'Cache-Control', 'no-store');
-      if (ERRORS[error.code].retryAfter) setField(fields, 'Retry-After', Math.max(1, Math.ceil(error.retryAfterSeconds ?? 1)));
-      send(req, res, ERRORS[error.code].status, fields, errorBody(error.code, error.detail), error.code);
+      if (spec.retryAfter) setField(fields, 'Retry-After', Math.max(1, Math.ceil(error.retryAfterSeconds ?? 1)));
+      // A 401 names the scheme that would succeed (RFC 9110 §11.6.1, RFC 6750 §3).
+      if (spec.status === 401) setField(fields, 'WWW-Authenticate', 'Bearer');
+      send(req, res, spec.status, fields, errorBody(error.code, error.detail), error.code);
     },
   };
 }

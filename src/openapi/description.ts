@@ -115,9 +115,12 @@ export function buildDescription(license: string, attribution: string): string {
     'Every error body is the error envelope `{ "ok": false, "error", "detail", "license" }`.',
     errorTable(),
     `An unknown path (a trailing \`/\` included) gives ${withStatus('not_found')}; a known path with a method other than GET or HEAD gives ` +
-      `${withStatus('method_not_allowed')} with \`Allow: ${ALLOWED_METHODS}\`. A request that Node's HTTP parser refuses (bad request line, headers ` +
-      `over the size limit) gets ${parserErrors}, written from the server's \`clientError\` hook, and then the connection closes; ` +
-      'since that can answer any request, every operation lists those statuses. A 500 detail carries the request id, never a stack trace.',
+      `${withStatus('method_not_allowed')} with \`Allow: ${ALLOWED_METHODS}\`. A request refused before any route (a bad request line or header, ` +
+      `HTTP/1.1 without \`Host\`, an \`Expect\` other than \`100-continue\`, headers over the size limit, a request not received in time) ` +
+      `gets ${parserErrors} (Node's parser refusals written from the server's \`clientError\` hook), after the complete responses to the ` +
+      'requests before it on the connection, and then the connection closes; since that can answer any request, every operation lists those statuses. ' +
+      'A request with a body (no operation takes one) is answered and its connection closed without reading the body. ' +
+      'A 500 detail carries the request id, never a stack trace.',
 
     '## Requests',
     'Every path answers HEAD exactly like GET (same status and headers, no body), and HEAD counts like GET. ' +
@@ -128,7 +131,7 @@ export function buildDescription(license: string, attribution: string): string {
     '## Responses',
     'Every 200 from the API is the success envelope; `count` is always present. `Content-Type: application/json; charset=utf-8`. ' +
       'Authenticated responses carry `Cache-Control: private, no-cache` and `Vary: Authorization, X-API-Key`. Every response has ' +
-      '`X-Request-Id`; `X-Snapshot-Version` names the snapshot served. Bodies over 1 KiB are compressed with gzip or br when the ' +
+      '`X-Request-Id` and `X-Content-Type-Options: nosniff`; a 401 has `WWW-Authenticate: Bearer`; `X-Snapshot-Version` names the snapshot served. Bodies over 1 KiB are compressed with gzip or br when the ' +
       'request\'s `Accept-Encoding` allows it. Rows are snake_case; dates are `YYYY-MM-DD`; money is USD as numbers; CIKs are 10-digit strings.',
     writtenFieldsText(),
 

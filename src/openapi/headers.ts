@@ -34,7 +34,7 @@ const ref = (name: string): HeaderObject => ({ $ref: `#/components/headers/${nam
 /**
  * Builds `components.headers`: the rate-limit headers (IETF draft-ietf-httpapi-ratelimit-headers
  * fields beside the `X-RateLimit-*` ones), `Retry-After`, `X-Request-Id`, `ETag`, `Link`,
- * `Allow` and the CORS fields.
+ * `Allow`, the CORS fields, `X-Content-Type-Options` and `WWW-Authenticate`.
  */
 export function buildHeaderComponents(): Record<string, HeaderObject> {
   const remainingMinute = EXAMPLE_PLAN.perMinute - USED_MINUTE;
@@ -65,7 +65,15 @@ export function buildHeaderComponents(): Record<string, HeaderObject> {
     'Access-Control-Allow-Methods': header('Methods a cross-origin request may use.', { type: 'string', const: ALLOWED_METHODS }, ALLOWED_METHODS),
     'Access-Control-Allow-Headers': header('Request fields a cross-origin request may send.', { type: 'string', const: ALLOWED_REQUEST_HEADERS }, ALLOWED_REQUEST_HEADERS),
     'Access-Control-Max-Age': header('Seconds a browser may keep this preflight\'s answer.', integer(1), PREFLIGHT_MAX_AGE_SECONDS),
+    'X-Content-Type-Options': header('Always `nosniff`: a browser must read the body as the JSON it is.', { type: 'string', const: 'nosniff' }, 'nosniff'),
+    'WWW-Authenticate': header('The scheme that would succeed (RFC 9110 §11.6.1): `Bearer`, the key in `Authorization: Bearer <key>`.',
+      { type: 'string', const: 'Bearer' }, 'Bearer'),
   };
+}
+
+/** Reference to `WWW-Authenticate`, sent on 401 (decisions §12). */
+export function challengeHeader(): Record<string, HeaderObject> {
+  return { 'WWW-Authenticate': ref('WWW-Authenticate') };
 }
 
 /**
@@ -110,7 +118,7 @@ export function retryAfterHeader(): Record<string, HeaderObject> {
 }
 
 /**
- * Headers on every response (decisions §5).
+ * Headers on every response (decisions §5, §12).
  *
  * @param snapshotRequired - whether `X-Snapshot-Version` is always present (false where the
  *   response can be sent while no snapshot is loaded).
@@ -118,6 +126,7 @@ export function retryAfterHeader(): Record<string, HeaderObject> {
 export function commonHeaders(snapshotRequired: boolean): Record<string, HeaderObject> {
   return {
     'X-Request-Id': ref('X-Request-Id'),
+    'X-Content-Type-Options': ref('X-Content-Type-Options'),
     'X-Snapshot-Version': header('Version of the snapshot that answered' + (snapshotRequired ? '.' : '; absent while no snapshot is loaded.'),
       { type: 'string', pattern: VERSION_PATTERN.source }, '2026-11-02T06-00-00Z', snapshotRequired),
   };

@@ -11,7 +11,7 @@
  */
 import { ERROR_CODES, ERRORS, type ErrorCode } from '../errors.js';
 import { SCHEMA_NAMES, schemaRef, type Json } from './components.js';
-import { allowHeader, commonHeaders, rateLimitHeaders, retryAfterHeader } from './headers.js';
+import { allowHeader, challengeHeader, commonHeaders, rateLimitHeaders, retryAfterHeader } from './headers.js';
 
 /** Component name (the RFC 9110 reason phrase) and meaning of each error status. */
 const STATUSES: Readonly<Record<number, { readonly name: string; readonly text: string }>> = Object.freeze({
@@ -102,6 +102,7 @@ export function buildErrorResponses(license: string, uses: readonly ErrorUse[]):
         ...(use.limited ? rateLimitHeaders(limitedAlways) : {}),
         ...(codes.every((errorCode) => ERRORS[errorCode].retryAfter) ? retryAfterHeader() : {}),
         ...(status === 405 ? allowHeader() : {}),
+        ...(status === 401 ? challengeHeader() : {}),
         ...commonHeaders(false),
       },
       content: {

@@ -27,7 +27,7 @@ test('serve refuses a bad scale-out setting, naming the flag or the variable', (
     [[], { EQF_WORKERS: 'two' }, /EQF_WORKERS must be a whole number/],
     [['--redis-fallback', 'open'], {}, /--redis-fallback must be local or closed, got "open"/],
     [['--redis-url', 'http://10.0.0.5:6379'], {}, /--redis-url must be a redis:\/\/ or rediss:\/\/ URL/],
-    [['--redis-timeout-ms', '0'], {}, /--redis-timeout-ms must be a whole number of ms from 1/],
+    [['--redis-timeout-ms', '0'], {}, /--redis-timeout-ms must be a whole number from 1/],
     [['--redis-timeout-ms', '1.5'], {}, /--redis-timeout-ms must be a whole number/],
     [['--metrics-port', '70000'], {}, /--metrics-port must be a port number from 0 to 65535, got "70000"/],
   ];
