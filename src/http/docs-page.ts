@@ -18,7 +18,7 @@ import { PACKAGE_ROOT } from '../options.js';
 import { API_PREFIX } from '../routes.js';
 import { errorAnswer, type ErrorAnswer } from '../errors.js';
 import { ifNoneMatchMatches, strongTag } from './etag.js';
-import { chooseEncoding, type HeaderFields } from './respond.js';
+import { chooseEncoding, type HeaderFields, type Responder } from './respond.js';
 
 /** Folder of the viewer's files in the package. */
 export const DOCS_ASSETS_DIR = join(PACKAGE_ROOT, 'dist', 'docs');
@@ -172,9 +172,10 @@ function initScript(): string {
  * when accepted, 304 on a matching `If-None-Match`.
  *
  * @param fields - the response's header fields so far (X-Request-Id ...).
+ * @param responder - writes the answer (and tells the access log and metrics).
  * @returns nothing when answered; an error answer (404 `not_found`) to send otherwise.
  */
-export function answerDocs(req: IncomingMessage, res: ServerResponse, name: string, fields: HeaderFields): ErrorAnswer | undefined {
+export function answerDocs(req: IncomingMessage, res: ServerResponse, name: string, fields: HeaderFields, responder: Responder): ErrorAnswer | undefined {
   const file = docsFile(name);
   if (file === null) {
     if (name === '' || Object.hasOwn(FILES, name)) {
@@ -195,15 +196,12 @@ export function answerDocs(req: IncomingMessage, res: ServerResponse, name: stri
   if (file.body.length > 1024) fields.push('Vary', 'Accept-Encoding');
   const condition = req.headers['if-none-match'];
   if (condition !== undefined && ifNoneMatchMatches(condition, tag)) {
-    res.writeHead(304, fields);
-    res.end();
+    responder.sendFramed(req, res, 304, fields);
     return undefined;
   }
   const body = encoded ?? file.body;
   fields.push('Content-Type', file.type, 'Content-Length', body.length);
   if (encoding !== null) fields.push('Content-Encoding', encoding);
-  res.writeHead(200, fields);
-  if (req.method === 'HEAD') res.end();
-  else res.end(body);
+  responder.sendFramed(req, res, 200, fields, body);
   return undefined;
 }

@@ -50,6 +50,12 @@ export interface Responder {
    * @param bodyLength - bytes of the 200's body before compression.
    */
   sendNotModified(res: ServerResponse, fields: HeaderFields, bodyLength: number): void;
+  /**
+   * Sends an answer the caller has framed whole (a preflight's 204, a docs file with its own
+   * Content-Type and Content-Length): writes the fields as they are and `body`, none for HEAD,
+   * and tells the access log and metrics like every other answer.
+   */
+  sendFramed(req: IncomingMessage, res: ServerResponse, status: number, fields: HeaderFields, body?: Buffer): void;
   /** Bytes of a success envelope around `rowsLength` bytes of `count` rows (its `as_of` included). */
   successLength(rowsLength: number, count: number): number;
   /** The error envelope for an error, with `license`. */
@@ -132,8 +138,7 @@ export function createResponder(license: string, attribution: string, compressMi
 
   /** Adds Content-Type (and Vary for a compressible body); returns the encoding to use, if any. */
   const prepare = (req: IncomingMessage, fields: HeaderFields, length: number): 'br' | 'gzip' | null => {
-    // nosniff: a browser must never read a JSON body as HTML or script (decisions §12).
-    fields.push('Content-Type', JSON_CONTENT_TYPE, 'X-Content-Type-Options', 'nosniff');
+    fields.push('Content-Type', JSON_CONTENT_TYPE);
     if (length <= compressMinBytes) return null;
     varyOnEncoding(fields);
     const accepted = req.headers['accept-encoding'];
@@ -208,6 +213,13 @@ export function createResponder(license: string, attribution: string, compressMi
       res.writeHead(304, fields);
       res.end();
       if (onSent !== undefined) onSent(res.req, res, 304, 0, undefined);
+    },
+    sendFramed(req, res, status, fields, body) {
+      res.writeHead(status, fields);
+      const sent = body === undefined || req.method === 'HEAD' ? 0 : body.length;
+      if (sent === 0) res.end();
+      else res.end(body);
+      if (onSent !== undefined) onSent(req, res, status, sent, undefined);
     },
     successLength(rowsLength, count) {
       return headBytes + AS_OF_LENGTH + middleBytes + digits(count) + rowsLength + tailBytes;
