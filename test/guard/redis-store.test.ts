@@ -148,3 +148,19 @@ test(named('Redis down at start: the server starts on its fallback, says why onc
   await waitForMode(h, 'shared');
   assert.equal((await h.get(FILINGS, withKey(KEYS.free))).headers['x-ratelimit-remaining-minute'], '9', 'counted afresh in Redis');
 });
+
+test(named('through Redis a conditional request answers 304 with the current limits and takes no token, as in the process'), skip, async (t) => {
+  const redis = await startRedis(t);
+  const local = await startHarness(t);
+  const shared = await startHarness(t, { redisUrl: redis.url });
+  const conditional = async (h: Harness): Promise<unknown[]> => {
+    const first = await h.get(FILINGS, withKey(KEYS.free));
+    const again = await h.get(FILINGS, { ...withKey(KEYS.free), 'if-none-match': String(first.headers.etag) });
+    const meta = await h.get('/api/v1/meta', withKey(KEYS.free));
+    return [first.status, again.status, limitFields(first), limitFields(again), meta.json.data[0].usage.minute];
+  };
+  const expected = await conditional(local);
+  assert.deepEqual(expected.slice(0, 2), [200, 304]);
+  assert.equal((expected[4] as { used: number }).used, 1, 'the 304 took no token');
+  assert.deepEqual(await conditional(shared), expected);
+});
