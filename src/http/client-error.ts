@@ -50,6 +50,12 @@ export function clientErrorResponse(code: ErrorCode, responder: Responder, reque
     `Cache-Control: no-store\r\nConnection: close\r\n\r\n${body}`;
 }
 
+/**
+ * Told of a refusal written to a socket: the request id it carries, its error code and its body
+ * bytes. There is no request object: the parser never made one.
+ */
+export type RefusalHook = (socket: Socket, requestId: string, code: ErrorCode, bytes: number) => void;
+
 /** The `clientError` and `connect` listeners of a handler. */
 export interface SocketRefusals {
   /** Answers a request Node's parser refused (see `Handler.clientError`). */
@@ -65,8 +71,9 @@ export interface SocketRefusals {
  *
  * @param responder - the handler's current responder (it changes when the base URL does).
  * @param nextRequestId - the `X-Request-Id` of the next answer.
+ * @param onRefused - told of each refusal written (the access log and metrics), if anything listens.
  */
-export function createSocketRefusals(responder: () => Responder, nextRequestId: () => string): SocketRefusals {
+export function createSocketRefusals(responder: () => Responder, nextRequestId: () => string, onRefused?: RefusalHook): SocketRefusals {
   /** Connections whose refusal is written or waiting for the responses before it. */
   const refusing = new WeakSet<Socket>();
   const refuse = (socket: Socket, code: ErrorCode, fields: readonly string[] = []): void => {
@@ -76,8 +83,11 @@ export function createSocketRefusals(responder: () => Responder, nextRequestId: 
       // A response before it said Connection: close (the socket is ending): nothing after it.
       if (!socket.writable) return;
       // Node's Date field uses the wall clock too, whatever clock the limiter runs on.
-      socket.end(clientErrorResponse(code, responder(), nextRequestId(), new Date().toUTCString(), fields));
+      const requestId = nextRequestId();
+      const answer = clientErrorResponse(code, responder(), requestId, new Date().toUTCString(), fields);
+      socket.end(answer);
       socket.once('finish', () => socket.destroy());
+      if (onRefused !== undefined) onRefused(socket, requestId, code, Buffer.byteLength(answer.slice(answer.indexOf('\r\n\r\n') + 4)));
     });
   };
   return {

@@ -18,7 +18,8 @@ import { CURRENT_FILE } from '../data/snapshot-format.js';
 import { readCurrentVersion } from '../data/snapshot-reader.js';
 import { readKeysFile, type KeyTable } from '../keys/keys-file.js';
 import { isDemoKeysFile, resolveOptions, type HandlerOptions } from '../options.js';
-import { createSocketRefusals } from './client-error.js';
+import { createSocketRefusals, type RefusalHook } from './client-error.js';
+import { ERRORS } from '../errors.js';
 import { readFraming } from './protocol.js';
 import { InFlight } from './in-flight.js';
 import { createPipeline, firstFields } from './pipeline.js';
@@ -143,7 +144,12 @@ export function createHandler(options: HandlerOptions = {}): Handler {
   const nextRequestId = (): string => `${idPrefix}-${(requestCounter++).toString(36)}`;
 
   const pipeline = createPipeline({ opts, breaker, limits, snapshots, keys, onSent: eyes.onSent });
-  const refusals = createSocketRefusals(pipeline.responder, nextRequestId);
+  // A refusal has no request: the access log and metrics get one that names no method or path.
+  const refused: RefusalHook | undefined = eyes.onSent === undefined ? undefined : (socket, requestId, code, bytes) => {
+    const res = { [NOTE]: newNote(requestId, now()) } as unknown as ServerResponse;
+    eyes.onSent!({ method: undefined, url: '-', socket } as IncomingMessage, res, ERRORS[code].status, bytes, code);
+  };
+  const refusals = createSocketRefusals(pipeline.responder, nextRequestId, refused);
 
   return {
     handle(req, res) {

@@ -5,6 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { KEYS, startHarness, withKey } from '../helpers/harness.js';
 
 test('every kind of answer carries nosniff and its request id, and writes one access log line with its status', async (t) => {
@@ -36,4 +37,22 @@ test('every kind of answer carries nosniff and its request id, and writes one ac
   const logged = lines.slice(before).map((line) => JSON.parse(line) as { status: number; method: string });
   assert.deepEqual(logged.map((line) => `${line.method} ${line.status}`), asks.map(([, , method, status]) => `${method} ${status}`),
     'one access log line per answer, in order, with its status');
+});
+
+test('a request the parser refuses is answered in the envelope and writes its access log line too, naming no method or path', async (t) => {
+  const lines: string[] = [];
+  const h = await startHarness(t, { accessLog: (line) => lines.push(line) });
+  const { port } = new URL(h.base);
+  const answer = await new Promise<string>((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => socket.end('GET /api/v1/meta HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n'));
+    let text = '';
+    socket.setEncoding('utf8').on('data', (chunk) => { text += chunk; }).on('end', () => resolve(text)).on('error', reject);
+  });
+  assert.match(answer, /^HTTP\/1\.1 400 /);
+  const requestId = /X-Request-Id: (\S+)/.exec(answer)![1];
+  await h.get('/healthz'); // the refusal's line is written before any later answer's
+  const line = JSON.parse(lines[0]!) as Record<string, unknown>;
+  assert.deepEqual([line.request_id, line.method, line.path, line.status, line.error, line.key_id],
+    [requestId, null, '-', 400, 'bad_request', null]);
+  assert.equal(line.bytes, Buffer.byteLength(answer.slice(answer.indexOf('\r\n\r\n') + 4)));
 });
