@@ -13,7 +13,8 @@ export interface ErrorSpec {
   readonly retryAfter: boolean;
   /**
    * Who answers with it: `operation` (the pipeline of a known route), `router` (no route:
-   * 404/405, on any path), or `parser` (Node's HTTP parser refused the request).
+   * 404/405, on any path), or `parser` (the connection layer refused the request before any
+   * route: Node's HTTP parser, its timeouts, or HTTP/1.1's own rules on Host and Expect).
    */
   readonly raisedBy: 'operation' | 'router' | 'parser';
 }
@@ -31,9 +32,13 @@ export const ERRORS = Object.freeze({
   rate_limited_day: { status: 429, detail: 'Per-day request limit exceeded.', retryAfter: true, raisedBy: 'operation' },
   internal_error: { status: 500, detail: 'Internal error.', retryAfter: false, raisedBy: 'operation' },
   service_busy: { status: 503, detail: 'The service is busy; retry shortly.', retryAfter: true, raisedBy: 'operation' },
-  // Node's HTTP parser refused the request; the server's clientError hook answers with the
-  // envelope (decisions §1, last row).
+  // The connection layer refused the request before the pipeline (decisions §12): Node's parser
+  // (bad request line, headers too large, too slow: the server's clientError hook answers), or
+  // a request Node parsed that HTTP/1.1 itself refuses (no Host, an unsupported Expect). The
+  // connection closes after each.
   bad_request: { status: 400, detail: 'The request could not be parsed.', retryAfter: false, raisedBy: 'parser' },
+  request_timeout: { status: 408, detail: 'The request was not received in time.', retryAfter: false, raisedBy: 'parser' },
+  expectation_failed: { status: 417, detail: 'Only Expect: 100-continue is supported.', retryAfter: false, raisedBy: 'parser' },
   request_header_fields_too_large: { status: 431, detail: 'The request headers are too large.', retryAfter: false, raisedBy: 'parser' },
 } as const satisfies Record<string, ErrorSpec>);
 

@@ -4,6 +4,9 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { BreakerOptions } from './guard/breaker.js';
+import type { LimiterStore } from './guard/limiter-store.js';
+import type { RedisFallback } from './guard/redis-store.js';
+import { didYouMean } from './suggest.js';
 
 /** The package's root folder (src/ and dist/ both sit one level below it). */
 export const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -14,7 +17,11 @@ export interface HandlerOptions {
   snapshotsDir?: string;
   /** Keys file (decisions §4). Default: the embedded `keys.demo.json` (a warning is logged). */
   keysFile?: string;
-  /** Public base address, used in the OpenAPI `servers` and the default attribution. Default `http://127.0.0.1:8080`. */
+  /**
+   * Public base address, used in the OpenAPI `servers` and the default attribution. Default:
+   * under `listen()`, the address actually served (with a warning that none is set);
+   * embedded, `http://127.0.0.1:8080`.
+   */
   baseUrl?: string;
   /** The `license` string of every response. Default: SEC data public domain, reuse condition, disclaimer. */
   license?: string;
@@ -32,12 +39,46 @@ export interface HandlerOptions {
   limiterSweepIntervalMs?: number;
   /** Smallest body, in bytes, that is compressed when the client accepts gzip or br. Default 1024 (decisions §5). */
   compressMinBytes?: number;
+  /**
+   * Shares every key's buckets through this Redis (decisions §11): `redis://[user:password@]host[:port][/db]`
+   * or `rediss://…`. Needs the optional package `@redis/client`. Default: none, buckets in this process.
+   */
+  redisUrl?: string;
+  /** Longest wait for Redis's answer to one request, ms, before the fallback answers it. Default 250. */
+  redisTimeoutMs?: number;
+  /** While Redis does not answer: `local` (this process's buckets) or `closed` (503, `Retry-After: 1`). Default `local`. */
+  redisFallback?: RedisFallback;
+  /**
+   * Where the buckets live when they are neither here nor in Redis (the cluster worker's store,
+   * which asks the primary). Not together with `redisUrl`. Default: this process's own buckets.
+   */
+  limiterStore?: LimiterStore;
+  /**
+   * Receives one JSON line (no newline) per response (decisions §12 access log). Default: none,
+   * and the request path then does no work for it.
+   */
+  accessLog?: (line: string) => void;
+  /**
+   * Keeps Prometheus metrics (decisions §12), read with the handler's `metrics()`. Needs the
+   * optional package `prom-client`. Default false, and the request path then does no work for them.
+   */
+  metrics?: boolean;
 }
 
 /** Options after defaults and validation. */
-export type ResolvedOptions = Readonly<Required<Omit<HandlerOptions, 'breaker'>>> & { readonly breaker: Partial<BreakerOptions> };
+export type ResolvedOptions = Readonly<Required<Omit<HandlerOptions, 'breaker' | 'baseUrl' | 'attribution' | 'redisUrl' | 'limiterStore' | 'accessLog'>>> & {
+  readonly breaker: Partial<BreakerOptions>;
+  /** The public base address, or `undefined` when none was given (then {@link DEFAULT_BASE_URL} or the address served). */
+  readonly baseUrl: string | undefined;
+  /** The attribution, or `undefined` for the default one, which names the base address. */
+  readonly attribution: string | undefined;
+  readonly redisUrl: string | undefined;
+  readonly limiterStore: LimiterStore | undefined;
+  readonly accessLog: ((line: string) => void) | undefined;
+};
 
-const DEFAULT_BASE_URL = 'http://127.0.0.1:8080';
+/** Base address used while none is set and the address served is not known: `listen()`'s default one. */
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:8080';
 
 /** Default licence text (decisions §5). */
 export const DEFAULT_LICENSE =
@@ -45,47 +86,118 @@ export const DEFAULT_LICENSE =
   'Written summaries and recaps may be reused only while the attribution is visible and linked. ' +
   'Information only, not investment advice: no recommendations, price targets or ratings.';
 
+/** The default `attribution`, naming the base address (decisions §5). */
+export const defaultAttribution = (baseUrl: string): string => `Written analysis by equity-facts, ${baseUrl}`;
+
+/** The default log sink: one line on stderr. */
+export const defaultLog = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
+
 const DEFAULTS = {
   snapshotsDir: `${PACKAGE_ROOT}snapshots`,
   keysFile: `${PACKAGE_ROOT}keys.demo.json`,
-  baseUrl: DEFAULT_BASE_URL,
   now: Date.now,
-  log: (line: string): void => { process.stderr.write(`${line}\n`); },
+  log: defaultLog,
   watchIntervalMs: 1000, // ms
   limiterSweepIntervalMs: 60_000, // ms
   compressMinBytes: 1024, // bytes
+  redisTimeoutMs: 250, // ms; a burst of 1,000 requests on a 2-core machine answers well within it
+  redisFallback: 'local' as RedisFallback, // keep answering, per process, while Redis is away
+  metrics: false,
 };
+
+/** Every option name of {@link HandlerOptions}; the type check below keeps it complete. */
+export const HANDLER_OPTION_NAMES = Object.freeze([
+  'snapshotsDir', 'keysFile', 'baseUrl', 'license', 'attribution', 'now', 'log', 'watchIntervalMs', 'breaker',
+  'limiterSweepIntervalMs', 'compressMinBytes', 'redisUrl', 'redisTimeoutMs', 'redisFallback', 'limiterStore', 'accessLog', 'metrics',
+] as const satisfies readonly (keyof HandlerOptions)[]);
+
+/** Every option name of `breaker`; `now` comes from the handler's own clock. */
+const BREAKER_OPTION_NAMES = Object.freeze([
+  'maxEventLoopDelayMs', 'maxInFlight', 'maxHeapUsedBytes', 'sampleIntervalMs', 'coolDownMs', 'retryAfterSeconds', 'sample',
+] as const satisfies readonly (keyof BreakerOptions)[]);
+
+// Compile-time completeness: a new option must be added to the lists above.
+type Missing<T, Names extends readonly unknown[]> = Exclude<keyof T, Names[number]>;
+const handlerNamesComplete: [Missing<HandlerOptions, typeof HANDLER_OPTION_NAMES>] extends [never] ? true : never = true;
+const breakerNamesComplete: [Missing<BreakerOptions, [...typeof BREAKER_OPTION_NAMES, 'now']>] extends [never] ? true : never = true;
+void handlerNamesComplete;
+void breakerNamesComplete;
+
+/**
+ * Throws for a name that is not an option, suggesting the closest one: a typo such as
+ * `snapshotDir` would otherwise be ignored and the default used without a word.
+ *
+ * @param options - the object given.
+ * @param known - the valid names.
+ * @param where - what the object is, for the message (e.g. `createHandler option`).
+ * @throws TypeError naming the unknown option, e.g. `unknown createHandler option "snapshotDir" (did you mean snapshotsDir?)`.
+ */
+export function checkOptionNames(options: object, known: readonly string[], where: string): void {
+  for (const name of Object.keys(options)) {
+    if (!known.includes(name)) throw new TypeError(`unknown ${where} "${name}"${didYouMean(name, known)}`);
+  }
+}
 
 /**
  * Applies defaults and checks every option.
  *
- * @throws TypeError naming the option, e.g. "watchIntervalMs must be a whole number of ms, 0 or more".
+ * @throws TypeError naming the option, e.g. "watchIntervalMs must be a whole number, 0 or more",
+ *   or an unknown option (with the closest valid name, when one is close).
  */
 export function resolveOptions(options: HandlerOptions = {}): ResolvedOptions {
-  const baseUrl = options.baseUrl ?? DEFAULTS.baseUrl;
+  if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
+  checkOptionNames(options, HANDLER_OPTION_NAMES, 'createHandler option');
   checkString('snapshotsDir', options.snapshotsDir);
   checkString('keysFile', options.keysFile);
   checkString('license', options.license);
   checkString('attribution', options.attribution);
   checkString('baseUrl', options.baseUrl);
-  if (!URL.canParse(baseUrl)) throw new TypeError(`baseUrl must be an absolute URL, got ${JSON.stringify(baseUrl)}`);
+  if (options.baseUrl !== undefined && (!/^https?:\/\/[^/]/.test(options.baseUrl) || !URL.canParse(options.baseUrl))) {
+    throw new TypeError(`baseUrl must be an absolute http or https URL, got ${JSON.stringify(options.baseUrl)}`);
+  }
   checkWhole('watchIntervalMs', options.watchIntervalMs, 0);
   checkWhole('limiterSweepIntervalMs', options.limiterSweepIntervalMs, 1);
   checkWhole('compressMinBytes', options.compressMinBytes, 0);
   if (options.now !== undefined && typeof options.now !== 'function') throw new TypeError('now must be a function returning ms');
   if (options.log !== undefined && typeof options.log !== 'function') throw new TypeError('log must be a function');
+  if (options.redisUrl !== undefined) {
+    const protocol = URL.canParse(options.redisUrl) ? new URL(options.redisUrl).protocol : '';
+    if (protocol !== 'redis:' && protocol !== 'rediss:') throw new TypeError('redisUrl must be a redis:// or rediss:// URL');
+    if (options.limiterStore !== undefined) throw new TypeError('limiterStore and redisUrl cannot both be given');
+  }
+  checkWhole('redisTimeoutMs', options.redisTimeoutMs, 1);
+  if (options.redisFallback !== undefined && options.redisFallback !== 'local' && options.redisFallback !== 'closed') {
+    throw new TypeError(`redisFallback must be "local" or "closed", got ${JSON.stringify(options.redisFallback)}`);
+  }
+  if (options.limiterStore !== undefined && (typeof options.limiterStore?.take !== 'function' || typeof options.limiterStore.peek !== 'function')) {
+    throw new TypeError('limiterStore must have take and peek methods');
+  }
+  if (options.accessLog !== undefined && typeof options.accessLog !== 'function') throw new TypeError('accessLog must be a function');
+  if (options.metrics !== undefined && typeof options.metrics !== 'boolean') throw new TypeError('metrics must be true or false');
+  if (options.breaker !== undefined) {
+    if (options.breaker === null || typeof options.breaker !== 'object') throw new TypeError('breaker must be an object of thresholds');
+    checkOptionNames(options.breaker, BREAKER_OPTION_NAMES, 'breaker option');
+  }
   return Object.freeze({
     snapshotsDir: options.snapshotsDir ?? DEFAULTS.snapshotsDir,
     keysFile: options.keysFile ?? DEFAULTS.keysFile,
-    baseUrl: baseUrl.replace(/\/+$/, ''),
+    baseUrl: options.baseUrl?.replace(/\/+$/, ''),
     license: options.license ?? DEFAULT_LICENSE,
-    attribution: options.attribution ?? `Written analysis by equity-facts, ${baseUrl.replace(/\/+$/, '')}`,
+    attribution: options.attribution,
     now: options.now ?? DEFAULTS.now,
     log: options.log ?? DEFAULTS.log,
     watchIntervalMs: options.watchIntervalMs ?? DEFAULTS.watchIntervalMs,
     breaker: Object.freeze({ ...options.breaker }),
     limiterSweepIntervalMs: options.limiterSweepIntervalMs ?? DEFAULTS.limiterSweepIntervalMs,
     compressMinBytes: options.compressMinBytes ?? DEFAULTS.compressMinBytes,
+    redisUrl: options.redisUrl,
+    redisTimeoutMs: options.redisTimeoutMs ?? DEFAULTS.redisTimeoutMs,
+    redisFallback: options.redisFallback ?? DEFAULTS.redisFallback,
+    limiterStore: options.limiterStore,
+    accessLog: options.accessLog,
+    metrics: options.metrics ?? DEFAULTS.metrics,
   });
 }
 

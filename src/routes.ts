@@ -6,9 +6,19 @@
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE_OF_ANY_PLAN } from './plans.js';
 import type { RowKind } from './rows/schemas.js';
 import type { Schema } from './rows/schema.js';
+import { CURSOR_MAX_LENGTH, encodeCursor } from './http/cursor.js';
+import { ORDER_KEY_PARTS, OrderKeyWriter } from './data/order-key.js';
+
+/** A real cursor for the document's example: after an AAPL filing, 20 rows into its list. */
+function exampleCursor(): string {
+  const writer = new OrderKeyWriter();
+  writer.add(ORDER_KEY_PARTS.filings, { filed_at: '2026-01-30', accepted_at: '2026-01-30T21:06:14.000Z', accession_no: '0000320193-26-000006', ticker: 'AAPL' });
+  const keys = writer.finish();
+  return encodeCursor('filings', 'AAPL', keys.bytes, 1, 20);
+}
 
 /** A query parameter a route may accept. */
-export type ParamName = 'limit' | 'ticker' | 'cik';
+export type ParamName = 'limit' | 'ticker' | 'cik' | 'cursor';
 
 /** How a query parameter is checked and published. */
 export interface ParamSpec {
@@ -21,7 +31,7 @@ export interface ParamSpec {
   readonly filterField?: 'ticker' | 'cik';
 }
 
-/** The three common query parameters (service spec, "Common query parameters"; decisions §1). */
+/** The common query parameters (service spec, "Common query parameters"; decisions §1) and `cursor` (decisions §9). */
 export const PARAMS: Readonly<Record<ParamName, ParamSpec>> = Object.freeze({
   limit: {
     name: 'limit',
@@ -43,16 +53,26 @@ export const PARAMS: Readonly<Record<ParamName, ParamSpec>> = Object.freeze({
     schema: { type: 'string', minLength: 1, maxLength: 20, pattern: '^[0-9]{1,20}$', examples: ['1045810', '0001045810'] },
     filterField: 'cik',
   },
+  cursor: {
+    name: 'cursor',
+    description: 'Continues a list after the page that gave it: copy it from that response\'s `Link: <…>; rel="next"` header ' +
+      '(RFC 8288), or follow the link as it is. Opaque; it names the list (endpoint and filter) and the last row sent, by that row\'s ' +
+      'place in the order, so it stays valid when the snapshot is replaced (the next page continues after that row in the new one). ' +
+      'A cursor that does not decode, or was made for another list, gives 400 invalid_parameter naming cursor.',
+    schema: { type: 'string', minLength: 1, maxLength: CURSOR_MAX_LENGTH, pattern: '^[A-Za-z0-9_-]+$', examples: [exampleCursor()] },
+  },
 });
 
 /** What a route answers with. */
 export type RouteTarget = { readonly kind: 'rows'; readonly rows: RowKind } | { readonly kind: 'meta' } | { readonly kind: 'openapi' }
-  | { readonly kind: 'healthz' } | { readonly kind: 'readyz' };
+  | { readonly kind: 'healthz' } | { readonly kind: 'readyz' } | { readonly kind: 'docs' } | { readonly kind: 'docsAsset' };
 
 /** One row of the route table. */
 export interface Route {
-  /** Exact path; no trailing slash, no patterns. */
+  /** Exact path, no trailing slash; or, with `prefix`, an OpenAPI path template. */
   readonly path: string;
+  /** When set, the route answers every path that starts with it (the rest names a file); `path` is its template. */
+  readonly prefix?: string;
   /** Stable OpenAPI operationId. */
   readonly operationId: string;
   /** Whether an API key is required (everything under /api/v1 but the OpenAPI document). */
@@ -82,27 +102,27 @@ export const ROUTES: readonly Route[] = Object.freeze([
       'Takes no token and answers 200 even when a bucket is empty.',
   },
   {
-    path: `${API_PREFIX}/finance/reports`, operationId: 'listReports', auth: true, countsAgainstLimits: true, underApi: true, params: ['limit', 'ticker'],
+    path: `${API_PREFIX}/finance/reports`, operationId: 'listReports', auth: true, countsAgainstLimits: true, underApi: true, params: ['limit', 'ticker', 'cursor'],
     target: { kind: 'rows', rows: 'reports' }, summary: 'Per-company factual profiles',
     description: 'Without ticker the most recent ones (by latest filing), with ticker that company only.',
   },
   {
-    path: `${API_PREFIX}/finance/insiders`, operationId: 'listInsiders', auth: true, countsAgainstLimits: true, underApi: true, params: ['limit', 'ticker'],
+    path: `${API_PREFIX}/finance/insiders`, operationId: 'listInsiders', auth: true, countsAgainstLimits: true, underApi: true, params: ['limit', 'ticker', 'cursor'],
     target: { kind: 'rows', rows: 'insiders' }, summary: 'Insider-activity summaries (Form 4), per company',
     description: 'Open-market purchases (P) and sales (S) in the window, per company; without ticker a cross-company overview.',
   },
   {
-    path: `${API_PREFIX}/finance/whales`, operationId: 'listWhales', auth: true, countsAgainstLimits: true, underApi: true, params: ['limit', 'cik'],
+    path: `${API_PREFIX}/finance/whales`, operationId: 'listWhales', auth: true, countsAgainstLimits: true, underApi: true, params: ['limit', 'cik', 'cursor'],
     target: { kind: 'rows', rows: 'whales' }, summary: 'Institutional filers and their top holdings (13F)',
     description: 'One row per 13F-HR filer for its latest period, with its largest positions and quarter-over-quarter moves; cik filters to one filer.',
   },
   {
-    path: `${API_PREFIX}/finance/earnings`, operationId: 'listEarnings', auth: true, countsAgainstLimits: true, underApi: true, params: ['limit', 'ticker'],
+    path: `${API_PREFIX}/finance/earnings`, operationId: 'listEarnings', auth: true, countsAgainstLimits: true, underApi: true, params: ['limit', 'ticker', 'cursor'],
     target: { kind: 'rows', rows: 'earnings' }, summary: 'Earnings releases (8-K item 2.02)',
     description: 'Filed earnings releases with the reported figures from XBRL and a recap where one exists.',
   },
   {
-    path: `${API_PREFIX}/finance/filings`, operationId: 'listFilings', auth: true, countsAgainstLimits: true, underApi: true, params: ['limit', 'ticker'],
+    path: `${API_PREFIX}/finance/filings`, operationId: 'listFilings', auth: true, countsAgainstLimits: true, underApi: true, params: ['limit', 'ticker', 'cursor'],
     target: { kind: 'rows', rows: 'filings' }, summary: 'Recent SEC filings',
     description: 'Recently filed documents with links to the primary document and the index page, and a summary where one exists.',
   },
@@ -119,6 +139,17 @@ export const ROUTES: readonly Route[] = Object.freeze([
     path: '/readyz', operationId: 'getReadiness', auth: false, countsAgainstLimits: false, underApi: false, params: [],
     target: { kind: 'readyz' }, summary: 'Readiness', description: '200 when a snapshot is loaded and the breaker is closed, else 503 service_busy.',
   },
+  {
+    path: '/docs', operationId: 'getDocs', auth: false, countsAgainstLimits: false, underApi: false, params: [],
+    target: { kind: 'docs' }, summary: 'Documentation page',
+    description: 'An HTML page that renders this document with Swagger UI, shipped in the package: nothing is loaded from another host. ' +
+      'Enter a key once (Authorize) and try every operation from the page; the key goes in a header, never in the URL.',
+  },
+  {
+    path: '/docs/{asset}', prefix: '/docs/', operationId: 'getDocsAsset', auth: false, countsAgainstLimits: false, underApi: false, params: [],
+    target: { kind: 'docsAsset' }, summary: 'A file of the documentation page',
+    description: 'The viewer\'s script and style sheet, the page\'s start-up script, and the viewer\'s licence (Apache-2.0).',
+  },
 ] satisfies Route[]);
 
 /** A route's two possible matches, made once so that a lookup allocates nothing. */
@@ -133,15 +164,19 @@ interface RouteMatches {
  * routes of that length in place, so it neither cuts the path out of the request target nor
  * hashes it.
  */
+const matchesOf = (route: Route): RouteMatches => ({
+  route, found: Object.freeze({ status: 'found', route }), notAllowed: Object.freeze({ status: 'method_not_allowed', route }),
+}) as const;
+const EXACT_ROUTES = ROUTES.filter((route) => route.prefix === undefined);
 const byLength: readonly (readonly RouteMatches[] | undefined)[] = Array.from(
-  { length: Math.max(...ROUTES.map((route) => route.path.length)) + 1 },
+  { length: Math.max(...EXACT_ROUTES.map((route) => route.path.length)) + 1 },
   (_, length) => {
-    const routes = ROUTES.filter((route) => route.path.length === length);
-    return routes.length === 0 ? undefined : routes.map((route) => ({
-      route, found: Object.freeze({ status: 'found', route }), notAllowed: Object.freeze({ status: 'method_not_allowed', route }),
-    }) as const);
+    const routes = EXACT_ROUTES.filter((route) => route.path.length === length);
+    return routes.length === 0 ? undefined : routes.map(matchesOf);
   },
 );
+/** Routes that answer every path under a prefix (few; tried after the exact ones). */
+const PREFIX_ROUTES: readonly RouteMatches[] = ROUTES.filter((route) => route.prefix !== undefined).map(matchesOf);
 
 /** Methods every route allows (decisions §1). */
 export const ALLOWED_METHODS = 'GET, HEAD';
@@ -162,9 +197,14 @@ export type RouteMatch =
  */
 export function findRoute(method: string, target: string, pathEnd: number = target.length): RouteMatch {
   const candidates = byLength[pathEnd];
-  if (candidates === undefined) return NOT_FOUND;
-  for (const matches of candidates) {
-    if (target.startsWith(matches.route.path)) return method === 'GET' || method === 'HEAD' ? matches.found : matches.notAllowed;
+  if (candidates !== undefined) {
+    for (const matches of candidates) {
+      if (target.startsWith(matches.route.path)) return method === 'GET' || method === 'HEAD' ? matches.found : matches.notAllowed;
+    }
+  }
+  for (const matches of PREFIX_ROUTES) {
+    const prefix = matches.route.prefix!;
+    if (pathEnd > prefix.length && target.startsWith(prefix)) return method === 'GET' || method === 'HEAD' ? matches.found : matches.notAllowed;
   }
   return NOT_FOUND;
 }

@@ -1,21 +1,26 @@
 /**
  * `listen(options)`: the API on its own `node:http` server. A thin wrapper around
- * {@link createHandler}; graceful close stops accepting, lets requests in flight finish, then
- * releases the handler's timers and watches.
+ * {@link createHandler} and the connection layer (decisions §12): a cap on open connections,
+ * timeouts for slow clients, and a graceful stop that answers every request received.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHandler, type Handler } from './http/handler.js';
-import type { HandlerOptions } from './options.js';
+import { Connections, type StopReport } from './http/connections.js';
+import { CONNECTION_OPTION_NAMES, resolveConnectionOptions, type ConnectionOptions } from './http/connection-options.js';
+import { HANDLER_OPTION_NAMES, checkOptionNames, defaultLog, type HandlerOptions } from './options.js';
+import { listenMetrics, type MetricsListener } from './ops/metrics-server.js';
 
-/** Options of {@link listen}: the handler's plus where to listen. */
-export interface ListenOptions extends HandlerOptions {
+/** Options of {@link listen}: the handler's, the connection layer's, and where to listen. */
+export interface ListenOptions extends HandlerOptions, ConnectionOptions {
   /** TCP port; 0 picks a free one. Default 8080. */
   port?: number;
   /** Interface address. Default `127.0.0.1` (loopback only). */
   host?: string;
-  /** Most time a graceful close waits for requests in flight, ms, before cutting connections. Default 10000. */
-  closeTimeoutMs?: number;
+  /** Serves Prometheus `/metrics` on this port, its own listener (decisions §12); turns `metrics` on. Default: none. */
+  metricsPort?: number;
+  /** Address of the metrics listener. Default `127.0.0.1`. */
+  metricsHost?: string;
 }
 
 /** A running server. */
@@ -24,28 +29,71 @@ export interface RunningServer {
   readonly handler: Handler;
   /** `http://host:port` actually bound. */
   readonly url: string;
-  /** Stops accepting, waits for requests in flight (up to closeTimeoutMs), then closes the handler. */
-  close(): Promise<void>;
+  /** `http://host:port` of the metrics listener, when `metricsPort` was given. */
+  readonly metricsUrl: string | undefined;
+  /**
+   * Stops gracefully (decisions §12): stops accepting, answers every request already received
+   * (pipelined ones included), closes keep-alive connections after their last answer, and
+   * after `shutdownTimeoutMs` closes whatever is left; then releases the handler's timers and
+   * watches. Calling it again returns the same promise.
+   */
+  close(): Promise<StopReport>;
+  /** Connections open now. */
+  connections(): number;
 }
+
+/**
+ * How long a graceful stop leaves an idle keep-alive connection open after it was last busy,
+ * ms (or the keep-alive timeout, when shorter): a client far away may have sent its next
+ * request a round trip ago.
+ */
+const IDLE_GRACE_MS = 1000;
+
+/** Options of listen() itself, beside the handler's and the connection layer's. */
+const LISTEN_OPTION_NAMES = ['port', 'host', 'metricsPort', 'metricsHost'] as const;
 
 /**
  * Loads the snapshot and keys, then listens.
  *
  * @throws SnapshotError or KeysFileError when either is broken (nothing listens then), a
- *   TypeError for an invalid option, or the listen error (e.g. EADDRINUSE).
+ *   TypeError for an invalid or unknown option, or the listen error (e.g. EADDRINUSE).
  */
 export async function listen(options: ListenOptions = {}): Promise<RunningServer> {
-  const { port = 8080, host = '127.0.0.1', closeTimeoutMs = 10_000, ...handlerOptions } = options;
+  if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
+  checkOptionNames(options, [...LISTEN_OPTION_NAMES, ...CONNECTION_OPTION_NAMES, ...HANDLER_OPTION_NAMES], 'listen option');
+  const {
+    port = 8080, host = '127.0.0.1', maxConnections, headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, shutdownTimeoutMs,
+    metricsPort, metricsHost = '127.0.0.1', ...handlerOptions
+  } = options;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TypeError('port must be a whole number from 0 to 65535');
-  const handler = createHandler(handlerOptions);
+  if (typeof host !== 'string' || host.length === 0) throw new TypeError('host must be a non-empty string');
+  if (metricsPort !== undefined && (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65535)) throw new TypeError('metricsPort must be a whole number from 0 to 65535');
+  const limits = resolveConnectionOptions({ maxConnections, headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, shutdownTimeoutMs });
+  const handler = createHandler(metricsPort === undefined ? handlerOptions : { ...handlerOptions, metrics: true });
   try {
     await handler.ready;
   } catch (error) {
     await handler.close();
     throw error;
   }
-  const server = createServer(handler.handle);
+  const connections = new Connections(handler.handle, {
+    log: handlerOptions.log ?? defaultLog,
+    now: handlerOptions.now ?? Date.now,
+    idleGraceMs: Math.min(IDLE_GRACE_MS, limits.keepAliveTimeoutMs),
+  });
+  // Host and Expect are checked by the handler, so that their refusals come in the envelope; a
+  // 100 Continue is never sent, since no body is ever read (decisions §12).
+  const server = createServer({
+    requireHostHeader: false,
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    connectionsCheckingInterval: limits.checkIntervalMs,
+  }, connections.onRequest);
+  server.on('checkExpectation', connections.onRequest);
+  server.on('checkContinue', connections.onRequest);
   server.on('clientError', handler.clientError);
+  server.on('connect', handler.connect);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -56,24 +104,35 @@ export async function listen(options: ListenOptions = {}): Promise<RunningServer
     await handler.close();
     throw error;
   });
+  connections.attach(server, limits.maxConnections);
+  let metricsListener: MetricsListener | undefined;
+  if (metricsPort !== undefined) {
+    const metrics = handler.metrics()!;
+    metricsListener = await listenMetrics(metricsPort, metricsHost, async () => ({ contentType: metrics.contentType, text: await metrics.text() }), handlerOptions.log ?? defaultLog)
+      .catch(async (error: unknown) => {
+        server.close();
+        await handler.close();
+        throw error;
+      });
+  }
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  let closing: Promise<void> | undefined;
+  const url = `http://${shownHost}:${address.port}`;
+  handler.servedAt(url);
+  let closing: Promise<StopReport> | undefined;
   return {
     server,
     handler,
-    url: `http://${shownHost}:${address.port}`,
+    url,
+    metricsUrl: metricsListener?.url,
     close() {
-      closing ??= new Promise<void>((resolve) => {
-        const timer = setTimeout(() => server.closeAllConnections(), closeTimeoutMs);
-        timer.unref();
-        server.close(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-        server.closeIdleConnections();
-      }).then(() => handler.close());
+      closing ??= connections.stop(server, limits.shutdownTimeoutMs).then(async (report) => {
+        await metricsListener?.close();
+        await handler.close();
+        return report;
+      });
       return closing;
     },
+    connections: () => connections.size,
   };
 }

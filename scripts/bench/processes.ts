@@ -115,6 +115,8 @@ export interface WrkTarget {
   path: string;
   keysText: string;
   tickersFile?: string;
+  /** A file of requests, `PATH` or `PATH<TAB>IF-NONE-MATCH` per line, rotated instead of `path` (rotate.lua). */
+  requestsFile?: string;
 }
 
 /** Whether wrk is on the PATH. */
@@ -131,7 +133,9 @@ export function hasWrk(): boolean {
 export function runWrk(target: WrkTarget, connections: number, seconds: number, cpus?: string): Promise<WrkResult> {
   // The Lua script sends its own prepared requests, so the URL only names host and port.
   const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', `${BENCH_DIR}rotate.lua`, `${target.url}/`];
-  const env = { ...process.env, BENCH_KEYS: target.keysText, BENCH_TICKERS: target.tickersFile ?? '', BENCH_PATH: target.path };
+  const env = {
+    ...process.env, BENCH_KEYS: target.keysText, BENCH_TICKERS: target.tickersFile ?? '', BENCH_PATH: target.path, BENCH_REQUESTS: target.requestsFile ?? '',
+  };
   return new Promise((resolve, reject) => {
     const child = spawn(...pinned('wrk', args, cpus), { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';

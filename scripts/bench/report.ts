@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { WrkResult } from './processes.js';
 import { BENCH_DIR } from './processes.js';
+import { renderScaleOut, type ScaleOutResults } from './scale-out.js';
 
 /**
  * One endpoint in one round: the server under test (A), the bare server (B) and the floor
@@ -58,6 +59,8 @@ export interface BenchResults {
   scale: LoadResult[];
   reload: ReloadResult;
   limiter: { keys: number; keysWithState: number; takeSeconds: number; heapUsedGrowthBytes: number; arrayBuffersGrowthBytes: number; bytesPerKey: number; bytesPerKeyAfterSweep: number };
+  /** Issue 12's measurements; absent in results written before them. */
+  scaleOut?: ScaleOutResults;
 }
 
 const ms = (us: number): string => (us / 1000).toFixed(2);
@@ -102,7 +105,7 @@ export function renderMarkdown(r: BenchResults): string {
   out.push('## Commands', '');
   out.push('```sh', 'apt-get update && apt-get install -y wrk   # once', 'npm run bench                 # full run (about 10 minutes; generates snapshots into bench-out/ on first use)', 'npm run bench -- --quick      # smaller snapshots, 3 s runs', 'npm run bench -- --render-only   # rewrite this file from bench-out/results.json', 'npx tsx scripts/gen-snapshot.ts --companies 10000 --filings 1000000 --out bench-out/snap   # the snapshot alone',
     'npx tsx scripts/bench/head-to-head.ts --a dist --b bare   # or --b floor, or --b <other build>: both at once, pinned; steadier ratios for comparing builds (see the notes)', '```', '');
-  out.push(`Server under test: \`node dist/cli/main.js serve --port 0 --snapshots <1M-filing snapshot> --keys <10,000 Founders keys>\`; bare server: \`node scripts/bench/bare-server.mjs\`, answering each endpoint's captured body (${endpoints.map((e) => `${e} ${r.bodyBytes[e]} B`).join(', ')}) with the same headers; floor server (F): \`node scripts/bench/floor-server.mjs\`, the least work a correct answer needs (the key's SHA-256 looked up among the keys, one token from the key's two buckets, the ticker's own cold copy of the rows, the envelope with this response's \`as_of\` in the same corked three-part write as the API's, this request's id and rate-limit header values) and nothing else: no breaker, routes, parameter checks, key status or plan, or error envelopes. ` +
+  out.push(`Server under test: \`node dist/cli/main.js serve --port 0 --snapshots <1M-filing snapshot> --keys <10,000 Founders keys> --access-log off\` (the access log's cost is measured in the scale-out section); bare server: \`node scripts/bench/bare-server.mjs\`, answering each endpoint's captured body (${endpoints.map((e) => `${e} ${r.bodyBytes[e]} B`).join(', ')}) with the same headers; floor server (F): \`node scripts/bench/floor-server.mjs\`, the least work a correct answer needs (the key's SHA-256 looked up among the keys, one token from the key's two buckets, the ticker's own cold copy of the rows, the envelope with this response's \`as_of\` in the same corked three-part write as the API's, this request's id and rate-limit header values) and nothing else: no breaker, routes, parameter checks, key status or plan, or error envelopes. ` +
     `All three are compiled JavaScript in their own process. Snapshot: ${r.config.serveFilings.toLocaleString('en')} filings, 10,000 companies with Zipf-distributed filings. wrk: ${r.config.connections} connections, ${r.config.warmSeconds} s warm-up per target, then ${r.config.rounds} rounds of ${r.config.seconds} s per target, alternating A (equity-facts), B (bare) and F (floor) per endpoint; scripts/bench/rotate.lua rotates over the 10,000 keys and over every ticker with at least 20 filings. "non-2xx" is wrk's count of responses with status ≥ 400.`, '');
 
   out.push('## Throughput and latency against bare node:http', '');
@@ -157,6 +160,7 @@ export function renderMarkdown(r: BenchResults): string {
   out.push('| keys with state | heapUsed growth MiB | ArrayBuffers growth MiB | bytes per idle key | after the sweep (buckets full) | target (≤ 200 B) |', '|---|---|---|---|---|---|');
   out.push(`| ${lm.keysWithState.toLocaleString('en')} | ${mib(lm.heapUsedGrowthBytes)} | ${mib(lm.arrayBuffersGrowthBytes)} | ${lm.bytesPerKey.toFixed(1)} | ${lm.bytesPerKeyAfterSweep.toFixed(1)} B/key (arrays keep their peak size) | ${mark(lm.bytesPerKey <= 200)} |`, '');
 
+  if (r.scaleOut) out.push(...renderScaleOut(r.scaleOut, r.config.seconds, r.config.connections));
   out.push(readFileSync(`${BENCH_DIR}notes.md`, 'utf8').trim(), '');
   return out.join('\n');
 }

@@ -4,6 +4,8 @@
 --   BENCH_KEYS     plaintext keys, one a line (gen-snapshot's keys.txt)
 --   BENCH_TICKERS  tickers, one a line (first word of each line is used); optional
 --   BENCH_PATH     request path, e.g. /api/v1/finance/filings?ticker={T}&limit=20
+--   BENCH_REQUESTS optional: a file of requests, one a line, "PATH" or "PATH<TAB>IF-NONE-MATCH";
+--                  when set, requests rotate over its lines (and the keys) instead of BENCH_PATH
 -- done() prints one JSON line that scripts/bench/run.ts parses.
 
 local function lines(file)
@@ -21,15 +23,31 @@ local tickers = lines(os.getenv("BENCH_TICKERS"))
 local template = os.getenv("BENCH_PATH") or "/"
 local requests = {}
 
+-- "PATH" or "PATH<TAB>ETAG" lines of BENCH_REQUESTS.
+local listed = {}
+local requests_file = os.getenv("BENCH_REQUESTS")
+if requests_file ~= nil and requests_file ~= "" then
+  for line in io.lines(requests_file) do
+    local path, etag = line:match("^([^\t]+)\t?(.*)$")
+    if path then listed[#listed + 1] = { path = path, etag = etag } end
+  end
+end
+
 -- Requests are prepared once per thread, in init() (by then wrk has set the Host header from
 -- the URL), so a request costs wrk the same for every target.
-local n = math.max(#keys, 1)
+local n = math.max(#keys, #listed, 1)
 function init(args)
   for i = 1, n do
     local path = template
-    if #tickers > 0 then path = path:gsub("{T}", tickers[((i - 1) % #tickers) + 1]) end
     local headers = {}
-    if #keys > 0 then headers["X-API-Key"] = keys[i] end
+    if #listed > 0 then
+      local entry = listed[((i - 1) % #listed) + 1]
+      path = entry.path
+      if entry.etag ~= "" then headers["If-None-Match"] = entry.etag end
+    elseif #tickers > 0 then
+      path = path:gsub("{T}", tickers[((i - 1) % #tickers) + 1])
+    end
+    if #keys > 0 then headers["X-API-Key"] = keys[((i - 1) % #keys) + 1] end
     requests[i] = wrk.format("GET", path, headers)
   end
 end

@@ -9,6 +9,11 @@
  * 2. Load-and-index time and peak RSS over snapshot sizes.
  * 3. Reload under load: SIGHUP to a new snapshot while wrk runs.
  * 4. Limiter memory per key.
+ * 5. Scale-out (issue 12, scripts/bench/scale-out.ts): Redis store vs in-process, access log on
+ *    vs off, `--workers 2` vs 1, and over-admission of a burst over several processes.
+ *
+ * The server under test runs with `--access-log off`: the rounds compare the request path with
+ * the bare server, and the access log's own cost is measured in part 5.
  */
 import { existsSync, statSync, readdirSync } from 'node:fs';
 import { mkdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
@@ -20,6 +25,7 @@ import { generateSnapshot } from '../gen-snapshot.js';
 import { publishVersion } from '../../src/data/snapshot-writer.js';
 import { BENCH_DIR, ENDPOINTS, floorPath, hasWrk, tickerEndpoints, runJsonChild, runWrk, startServer, type WrkResult, type WrkTarget } from './processes.js';
 import { renderMarkdown, type BenchResults, type LoadResult, type ReloadResult, type Round } from './report.js';
+import { measureScaleOut } from './scale-out.js';
 
 const ROOT = resolve(BENCH_DIR, '../..');
 const OUT = join(ROOT, 'bench-out');
@@ -92,7 +98,7 @@ async function main(): Promise<number> {
   const keysText = join(serve, 'keys.txt');
 
   say('starting the server under test');
-  const api = await startServer([join(DIST, 'cli/main.js'), 'serve', '--port', '0', '--host', '127.0.0.1', '--snapshots', snapshotsDir, '--keys', join(serve, 'keys.json')]);
+  const api = await startServer([join(DIST, 'cli/main.js'), 'serve', '--port', '0', '--host', '127.0.0.1', '--snapshots', snapshotsDir, '--keys', join(serve, 'keys.json'), '--access-log', 'off']);
   let bare: Awaited<ReturnType<typeof startServer>> | undefined;
   let floor: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
@@ -143,8 +149,14 @@ async function main(): Promise<number> {
     say(`limiter memory, ${config.limiterKeys} keys`);
     const limiter = await runJsonChild<BenchResults['limiter']>(['--expose-gc', join(BENCH_DIR, 'limiter-child.mjs'), DIST, String(config.limiterKeys)]);
 
+    say('scale-out: Redis store, access log, workers, over-admission');
+    const scaleOut = await measureScaleOut(serve, OUT, DIST, {
+      rounds: config.rounds, seconds: config.seconds, warmSeconds: config.warmSeconds, connections: config.connections,
+      path: ENDPOINTS[0].path, tickersFile: rotation,
+    }, say);
+
     const results: BenchResults = {
-      date: started.toISOString(), quick, config, bodyBytes, rounds, scale, reload, limiter,
+      date: started.toISOString(), quick, config, bodyBytes, rounds, scale, reload, limiter, scaleOut,
       machine: {
         cores: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memoryBytes: totalmem(), node: process.version,
         wrk: spawnSync('wrk', ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0]!.trim(),

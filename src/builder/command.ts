@@ -4,10 +4,14 @@
  *
  * ```
  * equity-facts build --from DIR --out SNAPSHOTS_DIR [--as-of YYYY-MM-DD] [--window-days 90]
- *                    [--filings-days 30] [--version V] [--no-publish] [--cache DIR] [--workers N]
+ *                    [--filings-days 30] [--version V] [--no-publish] [--allow-empty] [--cache DIR] [--workers N]
  * ```
  */
+import { rm } from 'node:fs/promises';
 import { VERSION_PATTERN } from '../data/snapshot-format.js';
+import { publishRefusal } from '../data/publish-gate.js';
+import { publishVersion } from '../data/snapshot-writer.js';
+import { didYouMean } from '../suggest.js';
 import { BUILD_DEFAULTS, WORKERS_FROM_FILES, buildSnapshot, type BuildOptions } from './build.js';
 
 /** Usage text printed with a usage error. */
@@ -19,31 +23,38 @@ export const BUILD_USAGE = `usage: equity-facts build --from DIR --out SNAPSHOTS
   --filings-days N      filings window in days, counting as-of (default ${BUILD_DEFAULTS.filingsDays})
   --version V           version label: letters, digits, . _ - (default <as-of>_<build time>)
   --no-publish          write and verify the version without pointing CURRENT at it
+  --allow-empty         publish even when the version has no rows of a kind the current version has
+                        (refused otherwise, as is a first version with no rows at all)
   --cache DIR           incremental build cache: filing documents parsed by earlier builds are not parsed again
-  --workers N           worker threads that parse the files, 0 to parse in the main thread (default: one per core from ${WORKERS_FROM_FILES} files on)`;
+  --workers N           worker threads that parse the files, 0 to parse in the main thread (default: one per core from ${WORKERS_FROM_FILES} files on)
+  -h, --help            this text`;
 
 /** A command-line mistake: reported with the usage and exit code 2. */
 class UsageError extends Error {}
 
 const VALUE_OPTIONS = new Set(['--from', '--out', '--as-of', '--window-days', '--filings-days', '--version', '--workers', '--cache']);
+const FLAG_OPTIONS = new Set(['--no-publish', '--allow-empty']);
+
+/** The build options from the command line, and whether an empty kind may replace a full one. */
+export type BuildArgs = Omit<BuildOptions, 'log' | 'now' | 'progress'> & { allowEmpty: boolean };
 
 /**
  * Parses the words after `build`.
  *
  * @throws UsageError naming the option at fault.
  */
-export function parseBuildArgs(argv: readonly string[]): Omit<BuildOptions, 'log' | 'now' | 'progress'> {
+export function parseBuildArgs(argv: readonly string[]): BuildArgs {
   const values = new Map<string, string>();
-  let publish = true;
+  const flags = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i]!;
     const eq = word.indexOf('=');
     const name = eq === -1 ? word : word.slice(0, eq);
-    if (name === '--no-publish' && eq === -1) {
-      publish = false;
+    if (FLAG_OPTIONS.has(name) && eq === -1) {
+      flags.add(name);
       continue;
     }
-    if (!VALUE_OPTIONS.has(name)) throw new UsageError(`unknown option ${JSON.stringify(word)}`);
+    if (!VALUE_OPTIONS.has(name)) throw new UsageError(`unknown option ${JSON.stringify(word)}${didYouMean(name, [...VALUE_OPTIONS, ...FLAG_OPTIONS])}`);
     if (values.has(name)) throw new UsageError(`${name} is given twice`);
     const value = eq === -1 ? argv[++i] : word.slice(eq + 1);
     if (value === undefined || value === '' || (eq === -1 && value.startsWith('--'))) throw new UsageError(`${name} needs a value`);
@@ -60,7 +71,8 @@ export function parseBuildArgs(argv: readonly string[]): Omit<BuildOptions, 'log
   const workers = values.get('--workers');
   if (workers !== undefined && (!/^\d+$/.test(workers) || Number(workers) > 64)) throw new UsageError(`--workers must be a whole number from 0 to 64, got ${JSON.stringify(workers)}`);
   return {
-    from, out, asOf, version, publish, workers: workers === undefined ? undefined : Number(workers), cache: values.get('--cache'),
+    from, out, asOf, version, publish: !flags.has('--no-publish'), allowEmpty: flags.has('--allow-empty'),
+    workers: workers === undefined ? undefined : Number(workers), cache: values.get('--cache'),
     windowDays: positiveInteger(values, '--window-days', BUILD_DEFAULTS.windowDays),
     filingsDays: positiveInteger(values, '--filings-days', BUILD_DEFAULTS.filingsDays),
   };
@@ -73,23 +85,27 @@ function positiveInteger(values: Map<string, string>, name: string, fallback: nu
   return Number(value);
 }
 
+/** Whether text is a real calendar date `YYYY-MM-DD` (not 2022-13-45, not 2022-02-30). */
 function isCalendarDate(value: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}$/.test(value) && new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  // Date.parse gives NaN for a month or day out of range, where toISOString would throw.
+  const time = Date.parse(`${value}T00:00:00Z`);
+  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value;
 }
 
 /**
  * Runs `equity-facts build`.
  *
  * @param argv - the words after `build`.
- * @returns the exit code: 0 when published, 2 for a usage error, 1 when the build failed
- *   (nothing published then).
+ * @returns the exit code: 0 when published (or written, with `--no-publish`), 2 for a usage
+ *   error, 1 when the build failed or the publish gate refused it (nothing published then).
  */
 export async function runBuildCommand(argv: string[]): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(`${BUILD_USAGE}\n`);
     return 0;
   }
-  let options: ReturnType<typeof parseBuildArgs>;
+  let options: BuildArgs;
   try {
     options = parseBuildArgs(argv);
   } catch (error) {
@@ -97,12 +113,33 @@ export async function runBuildCommand(argv: string[]): Promise<number> {
     process.stderr.write(`equity-facts build: ${error.message}\n${BUILD_USAGE}\n`);
     return 2;
   }
+  const { allowEmpty, ...buildOptions } = options;
   try {
-    const result = await buildSnapshot(options);
-    process.stderr.write(`equity-facts build: wrote ${result.dir} (${Object.entries(result.rows).map(([k, n]) => `${n} ${k}`).join(', ')})\n`);
+    // Written and verified first, published only once the gate agrees.
+    const result = await buildSnapshot({ ...buildOptions, publish: false });
+    const rows = `${Object.entries(result.rows).map(([k, n]) => `${n} ${k}`).join(', ')}`;
+    if (!options.publish) {
+      process.stderr.write(`equity-facts build: wrote ${result.dir} (${rows}); not published (--no-publish)\n`);
+      return 0;
+    }
+    const refusal = allowEmpty ? undefined : await publishRefusal(options.out, {
+      rows: result.rows, from: options.from, filesRead: numberOr(result.build.files_read), filesSkipped: numberOr(result.build.files_skipped),
+    });
+    if (refusal !== undefined) {
+      await rm(result.dir, { recursive: true, force: true });
+      process.stderr.write(`equity-facts build: refused to publish, nothing changed: ${refusal}. ` +
+        'Check --from; pass --allow-empty to publish such a version anyway.\n');
+      return 1;
+    }
+    await publishVersion(options.out, result.version);
+    process.stderr.write(`equity-facts build: wrote and published ${result.dir} (${rows})\n`);
     return 0;
   } catch (error) {
     process.stderr.write(`equity-facts build: failed, nothing published: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
+}
+
+function numberOr(value: unknown): number | undefined {
+  return typeof value === 'number' ? value : undefined;
 }

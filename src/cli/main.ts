@@ -4,26 +4,40 @@
  * parser) is loaded only by `build`, the EDGAR client only by `fetch`, so the server never loads
  * a dependency.
  */
+import cluster from 'node:cluster';
 import { listen } from '../server.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { runKeysCommand } from '../keys/keys-command.js';
-import { SERVE_SETTINGS, ServeUsageError, readServeConfig } from './serve-config.js';
+import { CONNECTION_DEFAULTS } from '../http/connection-options.js';
+import { didYouMean } from '../suggest.js';
+import { SERVE_SETTINGS, SERVE_USAGE, ServeUsageError, readServeConfig } from './serve-config.js';
+import { WORKER_READY, answerMetricsRequests, runPrimary } from './cluster.js';
+import { IpcStore } from '../guard/ipc-store.js';
+import { openAccessLog } from '../ops/access-log.js';
+
+/** The commands, for a suggestion when one is mistyped. */
+const COMMANDS = ['serve', 'keys', 'build', 'fetch', 'help', 'version'];
 
 const HELP = `equity-facts ${PACKAGE_VERSION}: factual U.S. equity data from SEC EDGAR over HTTP/JSON
 
 usage:
-  equity-facts serve [--port 8080] [--host 127.0.0.1] [--snapshots DIR] [--keys FILE]
+  equity-facts serve [--port 8080] [--host 127.0.0.1] [--snapshots DIR] [--keys FILE] [--workers N]
+                    [--redis-url URL] [--access-log stdout|off|FILE] [--metrics-port P] [...]
   equity-facts keys add --file F --plan P --account A [--label L]
   equity-facts keys list --file F
   equity-facts keys set-status --file F ID STATUS
-  equity-facts build --from DIR --out SNAPSHOTS_DIR [--as-of YYYY-MM-DD] [--window-days 90] [--filings-days N] [--version V] [--cache DIR] [--workers N]
+  equity-facts build --from DIR --out SNAPSHOTS_DIR [--as-of YYYY-MM-DD] [--window-days 90] [--filings-days N] [--version V] [--allow-empty] [--cache DIR] [--workers N]
   equity-facts fetch --user-agent "Name email" --out DIR (--tickers T,… | --ciks C,… | --all) [--since YYYY-MM-DD] [--bulk] [--base-url URL]
+  equity-facts --version
+
+Every command and subcommand takes --help.
 
 serve settings (flag, environment variable, default):
-${SERVE_SETTINGS.map((s) => `  ${(s.flag ? `--${s.flag}` : '').padEnd(12)} ${s.env.padEnd(18)} ${s.fallback}`).join('\n')}
+${SERVE_SETTINGS.map((s) => `  ${(s.flag ? `--${s.flag}` : '').padEnd(24)} ${s.env.padEnd(26)} ${s.fallback}`).join('\n')}
 
-signals while serving: SIGHUP reloads snapshot and keys; SIGUSR2 toggles a forced-open breaker;
-SIGTERM/SIGINT stop accepting, finish requests in flight, exit 0.
+signals while serving: SIGHUP reloads snapshot and keys (and reopens the access log file); SIGUSR2
+toggles a forced-open breaker; SIGTERM/SIGINT stop accepting, answer every request received, exit 0.
+With --workers, signal the primary (the pid it prints): it relays them to every worker.
 `;
 
 async function serve(argv: readonly string[]): Promise<number> {
@@ -32,21 +46,46 @@ async function serve(argv: readonly string[]): Promise<number> {
     config = readServeConfig(argv, process.env);
   } catch (error) {
     if (error instanceof ServeUsageError) {
-      process.stderr.write(`equity-facts serve: ${error.message}\n`);
+      process.stderr.write(`equity-facts serve: ${error.message}\n\n${SERVE_USAGE}\n`);
       return 2;
     }
     throw error;
   }
-  let running;
+  if (config === 'help') {
+    process.stdout.write(`${SERVE_USAGE}\n`);
+    return 0;
+  }
+  const { workers = 1, accessLogTarget = 'stdout', ...options } = config;
+  if (cluster.isPrimary && workers > 1) return runPrimary(config);
+  let accessLog;
   try {
-    running = await listen(config);
+    accessLog = accessLogTarget === 'off' ? undefined : openAccessLog(accessLogTarget);
   } catch (error) {
-    process.stderr.write(`equity-facts serve: cannot start: ${(error as Error).message}\n`);
+    process.stderr.write(`equity-facts serve: cannot open the access log: ${(error as Error).message}\n`);
     return 1;
   }
+  if (accessLog) options.accessLog = (line) => accessLog.write(line);
+  if (cluster.isWorker) {
+    // A worker: the primary holds the buckets unless Redis does, and serves the metrics.
+    if (options.redisUrl === undefined) options.limiterStore = new IpcStore();
+    if (options.metricsPort !== undefined) options.metrics = true;
+    delete options.metricsPort;
+    options.log = (line) => { process.stderr.write(`[worker ${cluster.worker!.id}] ${line}\n`); };
+  }
+  let running;
+  try {
+    running = await listen(options);
+  } catch (error) {
+    // A TypeError is a setting listen() refused (e.g. a headers timeout above the request timeout).
+    const usage = error instanceof TypeError;
+    process.stderr.write(`equity-facts serve: ${usage ? '' : 'cannot start: '}${(error as Error).message}\n`);
+    return usage ? 2 : 1;
+  }
   const { handler } = running;
+  const shutdownTimeoutMs = config.shutdownTimeoutMs ?? CONNECTION_DEFAULTS.shutdownTimeoutMs;
   // Handlers first, then the message: whoever waits for "serving on" may signal at once.
   process.on('SIGHUP', () => {
+    accessLog?.reopen();
     void handler.reload();
   });
   process.on('SIGUSR2', () => {
@@ -54,14 +93,34 @@ async function serve(argv: readonly string[]): Promise<number> {
     process.stderr.write(`breaker: ${state === 'forced_open' ? 'forced open by SIGUSR2' : 'forced-open state cleared by SIGUSR2'}\n`);
   });
   const stopped = new Promise<number>((resolve) => {
+    let stopping = false;
     const stop = (signal: string): void => {
-      process.stderr.write(`${signal}: stopping; finishing requests in flight\n`);
-      void running.close().then(() => resolve(0));
+      if (stopping) {
+        process.stderr.write(`${signal} again: closing the ${running.connections()} connections left now\n`);
+        running.server.closeAllConnections();
+        return;
+      }
+      stopping = true;
+      process.stderr.write(`${signal}: stopping; answering the requests received on ${running.connections()} connections ` +
+        `(at most ${shutdownTimeoutMs} ms; ${signal} again closes them at once)\n`);
+      void running.close().then(async (report) => {
+        await accessLog?.close();
+        process.stderr.write(report.cut === 0
+          ? 'stopped: every request received was answered\n'
+          : `stopped at the shutdown timeout: closed ${report.cut} connections with answers unfinished\n`);
+        resolve(0);
+      });
     };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
+    process.on('SIGTERM', () => stop('SIGTERM'));
+    process.on('SIGINT', () => stop('SIGINT'));
   });
+  if (cluster.isWorker) {
+    answerMetricsRequests(() => handler.metrics()?.registry.getMetricsAsJSON());
+    process.send?.(WORKER_READY);
+    return stopped;
+  }
   process.stderr.write(`equity-facts ${PACKAGE_VERSION} serving on ${running.url} (pid ${process.pid})\n`);
+  if (running.metricsUrl) process.stderr.write(`metrics on ${running.metricsUrl}/metrics\n`);
   return stopped;
 }
 
@@ -92,13 +151,17 @@ async function main(argv: readonly string[]): Promise<number> {
       io.out(HELP);
       return command === undefined ? 2 : 0;
     default:
-      io.err(`equity-facts: unknown command "${command}"\n\n${HELP}`);
+      io.err(`equity-facts: unknown command "${command}"${didYouMean(command, COMMANDS)}\n\n${HELP}`);
       return 2;
   }
 }
 
 main(process.argv.slice(2)).then(
-  (code) => { process.exitCode = code; },
+  (code) => {
+    process.exitCode = code;
+    // A cluster worker's IPC channel would keep it alive after it stopped (or failed to start).
+    if (cluster.isWorker) cluster.worker!.disconnect();
+  },
   (error: unknown) => {
     process.stderr.write(`equity-facts: ${(error as Error).stack ?? String(error)}\n`);
     process.exitCode = 1;

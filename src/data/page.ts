@@ -1,272 +1,211 @@
 /**
- * A page list: the first rows of one list (a kind's overview, or one ticker's or CIK's rows),
- * serialised once at load time in both plan variants and encoded as UTF-8. A response of `n`
- * rows is one slice of a prepared buffer, so the request path does no JSON work, no per-row
- * joins and no copy of the rows: the socket writes the slice as it is. (Held as strings, the
- * rows were flattened, copied and UTF-8 encoded on every response; a CPU profile under wrk
- * showed that as the largest cost after the syscall itself.)
+ * Row tables and lists: every row of a kind stored once, as UTF-8 JSON in one buffer, and every
+ * list (a kind's overview, one ticker's or CIK's rows) a sequence of row numbers into it, so
+ * that whole lists are reachable (decisions §9) at the memory cost of the rows plus a few bytes
+ * a row. The rows of a kind are laid out grouped by their list key (a company's filings one
+ * after another, each followed by a comma), so a page of a per-key list is one slice of the
+ * buffer: the socket writes it as it is, with no JSON work, no joins and no copy. The overview
+ * of a kind with one row per key (insiders, reports, whales) is laid out in its own order and
+ * is sliced the same way; a page of any other list is copied together from its rows. (Held as
+ * strings, or copied per response, the rows were the largest cost after the syscall itself:
+ * see scripts/bench/notes.md.)
  */
+import type { RowKind } from '../rows/schemas.js';
+import type { OrderKeys } from './order-key.js';
 
 /** The two serialisations of a row (decisions §6: written fields are absent on the free plan). */
 export type Variant = 'full' | 'facts';
 
-/** Prepared rows of one list. */
-export interface Page {
-  /** Number of rows held (at most the largest page size of any plan). */
+/** In {@link RowTable.factsEnds}: the row has no written field; its facts are its full bytes. */
+export const FACTS_ARE_FULL = -1;
+/** In {@link RowTable.factsEnds}: the facts bytes are in {@link RowTable.otherFacts}. */
+export const FACTS_APART = -2;
+
+/** One kind's rows, by row number (the row's line in its file, counted from 0). */
+export interface RowTable {
+  /** Every row's full JSON, each followed by `,`, grouped by list key. */
+  readonly bytes: Buffer;
+  /** Offset of each row's JSON in `bytes`. */
+  readonly starts: Uint32Array;
+  /** Byte length of each row's full JSON. */
+  readonly lengths: Uint32Array;
+  /**
+   * How each row's facts serialisation is made: n ≥ 0, the first n bytes of the row and `}`
+   * (the written field was its last member); {@link FACTS_ARE_FULL}; or {@link FACTS_APART}.
+   */
+  readonly factsEnds: Int32Array;
+  /** Facts serialisations that are not a prefix of their row, by row number (rare). */
+  readonly otherFacts: ReadonlyMap<number, Buffer>;
+  /** The rows' order keys, for cursors. */
+  readonly keys: OrderKeys;
+}
+
+/** One list: its rows in the kind's order. */
+export interface RowList {
+  readonly kind: RowKind;
+  /** The filter value (a normalised ticker or a 10-digit CIK); null for the overview. */
+  readonly key: string | null;
+  readonly table: RowTable;
+  /** Number of rows. */
   readonly length: number;
-  /** Rows as UTF-8 JSON, joined by commas, with written fields. */
-  readonly full: Buffer;
-  /** Same rows without written fields. */
-  readonly facts: Buffer;
-  /** `fullEnds[i]`: byte end of row `i` in `full`, so `full.subarray(0, fullEnds[n - 1])` holds n rows. */
-  readonly fullEnds: Uint32Array;
-  /** Likewise for `facts`. */
-  readonly factsEnds: Uint32Array;
+  /** Row numbers in list order; null when the list is every row of the table in file order. */
+  readonly rows: Int32Array | null;
+  /** Whether each row of the list follows the one before it in `table.bytes` (pages are slices). */
+  readonly contiguous: boolean;
   /**
-   * The last slice of `full` handed out by {@link pageBytes}, kept so that the next response of
-   * the same size reuses the view instead of making one (a Buffer view is an allocation with a
-   * constructor call, a visible cost per request). At most one per variant, so the cache is
-   * bounded by the number of pages.
+   * The last slice of full rows handed out, kept so that the next response for the same page
+   * reuses the view instead of making one (a Buffer view is an allocation with a constructor
+   * call, a visible cost per request). A hit is known from the numbers alone, so a repeated
+   * response reads neither the row tables nor their memory. Copies are never kept: memory stays
+   * the rows plus one view per list.
    */
-  lastFullSlice: Buffer | undefined;
+  lastSlice: Buffer | undefined;
+  /** Position of `lastSlice`'s first row (-1 when there is none). */
+  lastPosition: number;
+  /** Rows in `lastSlice`. */
+  lastCount: number;
   /**
-   * Rows in `lastFullSlice` (0 when there is none). A hit is known from this number alone, so
-   * a repeated response reads neither `fullEnds` nor its memory: each page is cold when a
-   * request comes for it, and every object touched is a cache (and TLB) miss of its own.
+   * Strings the request path derived for the last page answered (position, count and variant in
+   * `memoPage`): its ETag and the cursor of the page after it. Repeated requests for a page (a
+   * poller, a popular first page) reuse them instead of encoding them again.
    */
-  lastFullCount: number;
-  /** Likewise for `facts`. */
-  lastFactsSlice: Buffer | undefined;
-  /** Likewise for `facts`. */
-  lastFactsCount: number;
+  memo: {
+    position: number; count: number; variant: Variant; tag: string; next: string | undefined | null;
+    /** The `Link` value last built for this page, and the request query it was built for. */
+    linkQuery?: string; link?: string;
+  } | undefined;
 }
 
-/** A list with no rows. */
-export const EMPTY_PAGE: Page = Object.freeze({
-  length: 0, full: Buffer.alloc(0), facts: Buffer.alloc(0), fullEnds: new Uint32Array(0), factsEnds: new Uint32Array(0),
-  lastFullSlice: undefined, lastFullCount: 0, lastFactsSlice: undefined, lastFactsCount: 0,
-});
-
-/**
- * The UTF-8 JSON of the first `n` rows of a page, comma-separated (no brackets). The bytes are
- * a view of the page, not a copy; callers must not write to them.
- *
- * @param page - the list.
- * @param variant - which serialisation.
- * @param n - rows wanted; more than the page holds gives all of them.
- */
-export function pageSlice(page: Page, variant: Variant, n: number): { bytes: Buffer; count: number } {
-  const count = Math.min(n, page.length);
-  return { bytes: pageBytes(page, variant, count), count };
+/** The row number at list position `position`. */
+export function rowAt(list: RowList, position: number): number {
+  return list.rows === null ? position : list.rows[position]!;
 }
 
 /**
- * The UTF-8 JSON of the first `count` rows of a page, comma-separated (no brackets): the request
- * path's form of {@link pageSlice}. The bytes are a view of the page, not a copy; callers must
- * not write to them.
+ * A list with its cache fields initialised.
  *
- * @param page - the list.
- * @param variant - which serialisation.
- * @param count - rows wanted, from 0 to `page.length`.
+ * @param rows - row numbers in list order, or null for every row in file order.
  */
-export function pageBytes(page: Page, variant: Variant, count: number): Buffer {
-  if (count === 0) return EMPTY_PAGE.full;
-  if (variant === 'full') {
-    if (count === page.length) return page.full;
-    if (page.lastFullCount === count) return page.lastFullSlice!;
-    const slice = page.full.subarray(0, page.fullEnds[count - 1]!);
-    page.lastFullSlice = slice;
-    page.lastFullCount = count;
+export function makeList(kind: RowKind, key: string | null, table: RowTable, length: number, rows: Int32Array | null, contiguous: boolean): RowList {
+  return { kind, key, table, length, rows, contiguous, lastSlice: undefined, lastPosition: -1, lastCount: 0, memo: undefined };
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * The UTF-8 JSON of `count` rows of a list from `position`, comma-separated (no brackets). Full
+ * rows of a contiguous list are a view of the table; callers must not write to the bytes.
+ *
+ * @param list - the list.
+ * @param variant - which serialisation.
+ * @param position - first row, from 0.
+ * @param count - rows wanted; the caller keeps `position + count <= list.length`.
+ */
+export function pageBytes(list: RowList, variant: Variant, position: number, count: number): Buffer {
+  if (count <= 0) return EMPTY;
+  if (variant === 'full' && list.contiguous) {
+    if (list.lastCount === count && list.lastPosition === position) return list.lastSlice!;
+    const table = list.table;
+    const first = rowAt(list, position);
+    const last = rowAt(list, position + count - 1);
+    const slice = table.bytes.subarray(table.starts[first]!, table.starts[last]! + table.lengths[last]!);
+    list.lastSlice = slice;
+    list.lastPosition = position;
+    list.lastCount = count;
     return slice;
   }
-  if (count === page.length) return page.facts;
-  if (page.lastFactsCount === count) return page.lastFactsSlice!;
-  const slice = page.facts.subarray(0, page.factsEnds[count - 1]!);
-  page.lastFactsSlice = slice;
-  page.lastFactsCount = count;
-  return slice;
+  return gather(list, variant, position, count);
 }
 
-/** Bytes per chunk of a {@link RowStore}; a row longer than this gets a chunk of its own. */
-const STORE_CHUNK_BYTES = 4 << 20;
-
-/** Int32 fields per row in a {@link RowStore}'s table. */
-const ROW_FIELDS = 6;
-
-/**
- * Where the rows kept during one load wait until their pages are built: their bytes appended
- * to large chunks, and per row one entry in a table of numbers. Keeping a row costs one copy
- * and no allocation of its own, and a row kept by two lists (the overview and its ticker's) is
- * stored once. (Growing one buffer per list by doubling, then copying it to its exact size,
- * was a fifth of a 1M-filing load in the CPU profile, and its large short-lived buffers made
- * much of the GC time.) Drop the store once the pages are built.
- */
-export class RowStore {
-  readonly #chunks: Buffer[] = [];
-  #chunk: Buffer = Buffer.alloc(0);
-  #used = 0;
-  /** Per row: chunk, offset and length of the full bytes; chunk, offset and length of the facts bytes (negative: append `}`). */
-  #table = new Int32Array(ROW_FIELDS * 4096);
-  #rows = 0;
-
-  /**
-   * Keeps a row in both serialisations.
-   *
-   * @param full - the row with written fields, UTF-8 JSON.
-   * @param facts - the row without them: `full` itself, a view of `full` that starts where it
-   *   starts (stored once, as part of `full`), or other bytes (stored apart).
-   * @param closeFacts - whether `}` follows `facts` (it was cut from `full` before a last member).
-   * @returns the row's number in this store.
-   */
-  keep(full: Uint8Array, facts: Uint8Array, closeFacts: boolean): number {
-    const row = this.#rows++;
-    if ((row + 1) * ROW_FIELDS > this.#table.length) {
-      const grown = new Int32Array(this.#table.length * 2);
-      grown.set(this.#table);
-      this.#table = grown;
-    }
-    const at = row * ROW_FIELDS;
-    const table = this.#table;
-    this.#put(full, at);
-    if (facts === full || (facts.buffer === full.buffer && facts.byteOffset === full.byteOffset && facts.length <= full.length)) {
-      table[at + 3] = table[at]!;
-      table[at + 4] = table[at + 1]!;
+/** Copies a page together from its rows (pages of lists whose rows are apart, and facts pages). */
+function gather(list: RowList, variant: Variant, position: number, count: number): Buffer {
+  const table = list.table;
+  const { bytes, starts, lengths, factsEnds } = table;
+  let total = count - 1;
+  for (let p = position; p < position + count; p++) total += rowLength(table, variant, rowAt(list, p));
+  const out = Buffer.allocUnsafe(total);
+  let at = 0;
+  for (let p = position; p < position + count; p++) {
+    if (p > position) out[at++] = 0x2c; // ','
+    const row = rowAt(list, p);
+    const start = starts[row]!;
+    const facts = variant === 'facts' ? factsEnds[row]! : FACTS_ARE_FULL;
+    if (facts === FACTS_ARE_FULL) {
+      at += bytes.copy(out, at, start, start + lengths[row]!);
+    } else if (facts === FACTS_APART) {
+      at += table.otherFacts.get(row)!.copy(out, at);
     } else {
-      this.#put(facts, at + 3);
+      at += bytes.copy(out, at, start, start + facts);
+      out[at++] = 0x7d; // '}'
     }
-    table[at + 5] = closeFacts ? -facts.length - 1 : facts.length;
-    return row;
   }
-
-  /** Bytes of a row's full serialisation. */
-  fullLength(row: number): number {
-    return this.#table[row * ROW_FIELDS + 2]!;
-  }
-
-  /** Bytes of a row's facts serialisation, its closing `}` included. */
-  factsLength(row: number): number {
-    const length = this.#table[row * ROW_FIELDS + 5]!;
-    return length < 0 ? -length : length;
-  }
-
-  /** Copies a row's full bytes into `target` at `at`; returns the offset after them. */
-  copyFull(row: number, target: Buffer, at: number): number {
-    const i = row * ROW_FIELDS;
-    const table = this.#table;
-    const length = table[i + 2]!;
-    const chunk = this.#chunks[table[i]!]!;
-    target.set(chunk.subarray(table[i + 1]!, table[i + 1]! + length), at);
-    return at + length;
-  }
-
-  /** Copies a row's facts bytes (and its `}`) into `target` at `at`; returns the offset after them. */
-  copyFacts(row: number, target: Buffer, at: number): number {
-    const i = row * ROW_FIELDS;
-    const table = this.#table;
-    const stored = table[i + 5]!;
-    const length = stored < 0 ? -stored - 1 : stored;
-    const chunk = this.#chunks[table[i + 3]!]!;
-    target.set(chunk.subarray(table[i + 4]!, table[i + 4]! + length), at);
-    if (stored >= 0) return at + length;
-    target[at + length] = 0x7d; // '}'
-    return at + length + 1;
-  }
-
-  /** Appends bytes to the current chunk (a new one when they do not fit); writes chunk and offset at `table[at]`, length at `table[at + 2]`. */
-  #put(bytes: Uint8Array, at: number): void {
-    if (this.#used + bytes.length > this.#chunk.length) {
-      this.#chunk = Buffer.allocUnsafeSlow(Math.max(STORE_CHUNK_BYTES, bytes.length));
-      this.#chunks.push(this.#chunk);
-      this.#used = 0;
-    }
-    this.#chunk.set(bytes, this.#used);
-    this.#table[at] = this.#chunks.length - 1;
-    this.#table[at + 1] = this.#used;
-    this.#table[at + 2] = bytes.length;
-    this.#used += bytes.length;
-  }
+  return out;
 }
 
-/** Bytes per slab of a {@link PageSlabs}; a page larger than a quarter of it gets its own buffer. */
-const SLAB_BYTES = 4 << 20;
-
-/**
- * Memory for built pages: large slabs cut into exact-size views, so that tens of thousands of
- * small pages are a few allocations, not one each. A slab lives as long as any page in it; all
- * pages of a snapshot are dropped together when it is replaced.
- */
-export class PageSlabs {
-  #slab: Buffer = Buffer.alloc(0);
-  #used = 0;
-
-  /** A view of `bytes` fresh bytes (uninitialised). */
-  take(bytes: number): Buffer {
-    if (bytes > SLAB_BYTES / 4) return Buffer.allocUnsafeSlow(bytes);
-    if (this.#used + bytes > this.#slab.length) {
-      this.#slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
-      this.#used = 0;
-    }
-    const view = this.#slab.subarray(this.#used, this.#used + bytes);
-    this.#used += bytes;
-    return view;
-  }
+/** Bytes of one row in a variant. */
+function rowLength(table: RowTable, variant: Variant, row: number): number {
+  if (variant === 'full') return table.lengths[row]!;
+  const facts = table.factsEnds[row]!;
+  if (facts === FACTS_ARE_FULL) return table.lengths[row]!;
+  if (facts === FACTS_APART) return table.otherFacts.get(row)!.length;
+  return facts + 1;
 }
 
 /**
- * Collects up to `capacity` rows of one list as row numbers of a {@link RowStore}, then builds
- * them into a {@link Page}: each variant's rows joined by commas into one exact-size buffer.
+ * Byte length of a page without building it (for headers of a 304, which must be those of the
+ * 200 it stands for: `Vary` depends on whether the body would be compressed).
  */
-export class PageBuilder {
-  readonly #rows: number[] = [];
-
-  /**
-   * @param capacity - most rows kept; later rows are ignored (rows arrive in order).
-   * @param store - where the rows' bytes are.
-   */
-  constructor(private readonly capacity: number, private readonly store: RowStore) {}
-
-  /** Whether another row would still be kept. */
-  get hasRoom(): boolean {
-    return this.#rows.length < this.capacity;
+export function pageLength(list: RowList, variant: Variant, position: number, count: number): number {
+  if (count <= 0) return 0;
+  const table = list.table;
+  if (variant === 'full' && list.contiguous) {
+    const last = rowAt(list, position + count - 1);
+    return table.starts[last]! + table.lengths[last]! - table.starts[rowAt(list, position)]!;
   }
+  let total = count - 1;
+  for (let p = position; p < position + count; p++) total += rowLength(table, variant, rowAt(list, p));
+  return total;
+}
 
-  /** Adds a row kept in the store (ignored when the list is full). */
-  add(row: number): void {
-    if (this.#rows.length < this.capacity) this.#rows.push(row);
+/**
+ * Where the page after a cursor starts (decisions §9): after the row whose order key is
+ * `key[from, to)`, having skipped `ties` rows with that same key (rows whose keys are equal keep
+ * their file order). Exact in any snapshot: when the row is gone, the page starts at the first
+ * row after its key.
+ *
+ * @param hint - the position the cursor's own snapshot gave the next page; it is used when the
+ *   row before it has the key and is the first with it (no search then), else ignored.
+ * @returns a position from 0 to `list.length`.
+ */
+export function positionAfter(list: RowList, key: Uint8Array, from: number, to: number, ties: number, hint: number): number {
+  const keys = list.table.keys;
+  const length = list.length;
+  if (ties === 1 && hint >= 1 && hint <= length && keys.compare(rowAt(list, hint - 1), key, from, to) === 0
+    && (hint === 1 || keys.compare(rowAt(list, hint - 2), key, from, to) !== 0)) {
+    return hint;
   }
+  let low = 0;
+  let high = length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (keys.compare(rowAt(list, middle), key, from, to) < 0) low = middle + 1;
+    else high = middle;
+  }
+  let position = low;
+  while (position < low + ties && position < length && keys.compare(rowAt(list, position), key, from, to) === 0) position++;
+  return position;
+}
 
-  /**
-   * The finished page, its bytes taken from `slabs`.
-   *
-   * @param slabs - memory for the page's two buffers.
-   */
-  build(slabs: PageSlabs): Page {
-    const rows = this.#rows;
-    const length = rows.length;
-    if (length === 0) return EMPTY_PAGE;
-    const store = this.store;
-    let fullBytes = length - 1;
-    let factsBytes = length - 1;
-    for (let i = 0; i < length; i++) {
-      fullBytes += store.fullLength(rows[i]!);
-      factsBytes += store.factsLength(rows[i]!);
-    }
-    const full = slabs.take(fullBytes);
-    const facts = slabs.take(factsBytes);
-    const fullEnds = new Uint32Array(length);
-    const factsEnds = new Uint32Array(length);
-    let fullAt = 0;
-    let factsAt = 0;
-    for (let i = 0; i < length; i++) {
-      if (i > 0) {
-        full[fullAt++] = 0x2c; // ','
-        facts[factsAt++] = 0x2c;
-      }
-      fullAt = store.copyFull(rows[i]!, full, fullAt);
-      factsAt = store.copyFacts(rows[i]!, facts, factsAt);
-      fullEnds[i] = fullAt;
-      factsEnds[i] = factsAt;
-    }
-    return { length, full, facts, fullEnds, factsEnds, lastFullSlice: undefined, lastFullCount: 0, lastFactsSlice: undefined, lastFactsCount: 0 };
-  }
+/**
+ * How many rows up to and including `position` share its order key (1 unless the snapshot has
+ * rows whose keys are equal): the `ties` a cursor after this row carries.
+ */
+export function tiesAt(list: RowList, position: number): number {
+  const keys = list.table.keys;
+  const row = rowAt(list, position);
+  const start = keys.start(row);
+  const end = keys.ends[row]!;
+  let ties = 1;
+  while (position - ties >= 0 && keys.compare(rowAt(list, position - ties), keys.bytes, start, end) === 0) ties++;
+  return ties;
 }

@@ -1,44 +1,72 @@
 /**
- * A loaded snapshot: the verified manifest and, per row kind, its overview list and its lists
- * by ticker (by CIK for whales), each prepared as a {@link Page}. Built whole from a snapshot
- * that passed every check, then used read-only; a reload builds a new one and swaps it in.
+ * A loaded snapshot: the verified manifest and, per row kind, every row stored once (a
+ * {@link RowTable}) with its overview list and its lists by ticker (by CIK for whales). Built
+ * whole from a snapshot that passed every check, then used read-only; a reload builds a new one
+ * and swaps it in.
+ *
+ * Loading reads each file twice. The first read checks every row (the reader's checks) and
+ * measures it: its length, its list keys, its order key and where its written field starts. The
+ * second read, checked against the manifest's SHA-256 again, copies each row straight to its
+ * place in the layout (rows grouped by list key), so the rows are copied once and never held
+ * twice: a layout decided after the first read would otherwise need the rows in memory twice
+ * while they were moved.
  */
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { MAX_PAGE_SIZE_OF_ANY_PLAN } from '../plans.js';
 import { ROW_KINDS, WRITTEN_FIELD, type RowKind } from '../rows/schemas.js';
-import type { SnapshotManifest } from './snapshot-format.js';
-import { readCurrentVersion, readSnapshot } from './snapshot-reader.js';
-import { EMPTY_PAGE, PageBuilder, PageSlabs, RowStore, type Page } from './page.js';
+import { fileOfKind, SnapshotError, type SnapshotManifest } from './snapshot-format.js';
+import { readCurrentVersion, readLines, readSnapshot } from './snapshot-reader.js';
+import { FACTS_APART, FACTS_ARE_FULL, makeList, type RowList, type RowTable } from './page.js';
+import { ORDER_KEY_PARTS, OrderKeys, OrderKeyWriter } from './order-key.js';
+import { IntColumn } from './int-column.js';
 
 /** The field each kind's lists are keyed by (decisions §1: ticker, or cik on whales). */
 export const FILTER_FIELD: Readonly<Record<RowKind, 'ticker' | 'cik'>> = Object.freeze({
   reports: 'ticker', insiders: 'ticker', whales: 'cik', earnings: 'ticker', filings: 'ticker',
 });
 
-/**
- * Longest run of page building at the end of a load before requests get a turn, in ms. A page
- * copies up to 200 rows in two variants from wherever they were read, so the time a page takes
- * varies a hundredfold; the build yields by the clock, not by a count of pages.
- */
-const BUILD_SLICE_MS = 5;
-
-interface KindLists {
-  readonly overview: Page;
-  readonly byKey: ReadonlyMap<string, Page>;
-}
-
 /** An immutable, fully indexed snapshot. */
 export interface SnapshotIndex {
   /** Version label (also sent as `X-Snapshot-Version`). */
   readonly version: string;
+  /**
+   * A short digest of the version and its files' SHA-256s: the snapshot part of list ETags
+   * (decisions §10), different for any two snapshots whose rows differ.
+   */
+  readonly tag: string;
   readonly manifest: SnapshotManifest;
   /** Rows read per kind. */
   readonly rowCounts: Readonly<Record<RowKind, number>>;
   /**
-   * The list for a kind: the overview when `key` is null, else the rows whose filter field
-   * equals `key` (a normalised ticker, or a 10-digit CIK); an empty page when none match.
+   * The list for a kind: the overview when `key` is null, else the rows whose list keys hold
+   * `key` (a normalised ticker, or a 10-digit CIK); an empty list when none do.
    */
-  list(kind: RowKind, key: string | null): Page;
+  list(kind: RowKind, key: string | null): RowList;
+}
+
+/** What the first read learns of one kind's rows. */
+class KindMeasure {
+  rows = 0;
+  readonly lengths = new IntColumn();
+  readonly factsEnds = new IntColumn();
+  /** Group of each row: rows with the same list keys share one; a row with none has its own. */
+  readonly groups = new IntColumn();
+  readonly otherFacts = new Map<number, Buffer>();
+  readonly keys = new OrderKeyWriter();
+  readonly groupIds = new Map<string, number>();
+  /** List keys of each group, by group id (ids in order of first appearance). */
+  readonly groupKeys: (readonly string[])[] = [];
+}
+
+/**
+ * The keys a row is listed under: every ticker of its company (`tickers`, primary first, where
+ * the row has them), else its `ticker`; its `cik` on whales (decisions §6, "Tickers").
+ */
+function listKeys(kind: RowKind, row: Record<string, unknown>): readonly string[] {
+  if (FILTER_FIELD[kind] === 'cik') return typeof row.cik === 'string' ? [row.cik] : [];
+  const { tickers } = row;
+  if (Array.isArray(tickers) && tickers.length > 0) return tickers.filter((t): t is string => typeof t === 'string');
+  return typeof row.ticker === 'string' ? [row.ticker] : [];
 }
 
 /**
@@ -50,72 +78,152 @@ export interface SnapshotIndex {
  */
 export async function loadSnapshot(root: string, version?: string): Promise<SnapshotIndex> {
   const chosen = version ?? await readCurrentVersion(root);
-  const store = new RowStore();
-  const overview = new Map<RowKind, PageBuilder>();
-  const byKey = new Map<RowKind, Map<string, PageBuilder>>();
-  const rowCounts = {} as Record<RowKind, number>;
-  for (const kind of ROW_KINDS) {
-    overview.set(kind, new PageBuilder(MAX_PAGE_SIZE_OF_ANY_PLAN, store));
-    byKey.set(kind, new Map());
-    rowCounts[kind] = 0;
-  }
+  const dir = join(root, chosen);
+  const measures = {} as Record<RowKind, KindMeasure>;
+  for (const kind of ROW_KINDS) measures[kind] = new KindMeasure();
 
-  const manifest = await readSnapshot(join(root, chosen), chosen, (kind, row, line) => {
-    rowCounts[kind]++;
-    const all = overview.get(kind)!;
-    const keyed = filterKeys(row, FILTER_FIELD[kind]).map((key) => builderFor(byKey.get(kind)!, key, store));
-    if (!all.hasRoom && !keyed.some((builder) => builder.hasRoom)) return;
+  const manifest = await readSnapshot(dir, chosen, (kind, row, line) => {
+    const m = measures[kind];
+    const number = m.rows++;
+    m.lengths.push(line.length);
+    const keys = listKeys(kind, row);
+    const groupKey = keys.join(' ');
+    let group = keys.length === 0 ? undefined : m.groupIds.get(groupKey);
+    if (group === undefined) {
+      group = m.groupKeys.length;
+      m.groupKeys.push(keys);
+      if (keys.length > 0) m.groupIds.set(groupKey, group);
+    }
+    m.groups.push(group);
     const facts = factsOf(row, line, WRITTEN_FIELD[kind]);
-    const kept = store.keep(line, facts, facts !== line);
-    all.add(kept);
-    for (const builder of keyed) builder.add(kept);
+    if (facts === line) m.factsEnds.push(FACTS_ARE_FULL);
+    else if (facts.buffer === line.buffer && facts.byteOffset === line.byteOffset) m.factsEnds.push(facts.length);
+    else {
+      m.factsEnds.push(FACTS_APART);
+      m.otherFacts.set(number, Buffer.from(facts));
+    }
+    try {
+      m.keys.add(ORDER_KEY_PARTS[kind], row);
+    } catch (error) {
+      throw new SnapshotError(join(dir, fileOfKind(kind)), (error as Error).message, number + 1);
+    }
   });
 
-  const lists = {} as Record<RowKind, KindLists>;
-  const slabs = new PageSlabs();
-  let sliceStart = performance.now();
-  for (const kind of ROW_KINDS) {
-    const pages = new Map<string, Page>();
-    for (const [key, builder] of byKey.get(kind)!) {
-      pages.set(key, builder.build(slabs));
-      // Let requests in between (a reload runs while the old snapshot serves).
-      if (performance.now() - sliceStart > BUILD_SLICE_MS) {
-        await new Promise((resolve) => setImmediate(resolve));
-        sliceStart = performance.now();
-      }
-    }
-    lists[kind] = { overview: overview.get(kind)!.build(slabs), byKey: pages };
-  }
+  const lists = {} as Record<RowKind, { overview: RowList; byKey: Map<string, RowList>; empty: RowList }>;
+  for (const kind of ROW_KINDS) lists[kind] = await layOut(kind, measures[kind], join(dir, fileOfKind(kind)), manifest.files[fileOfKind(kind)]!.sha256);
+
+  const tagHash = createHash('sha256').update(manifest.version);
+  for (const kind of ROW_KINDS) tagHash.update(`\n${manifest.files[fileOfKind(kind)]!.sha256}`);
+  const rowCounts = {} as Record<RowKind, number>;
+  for (const kind of ROW_KINDS) rowCounts[kind] = measures[kind].rows;
   return Object.freeze({
     version: manifest.version,
+    tag: tagHash.digest('base64url').slice(0, 12),
     manifest,
     rowCounts: Object.freeze(rowCounts),
-    list(kind: RowKind, key: string | null): Page {
+    list(kind: RowKind, key: string | null): RowList {
       const kindLists = lists[kind];
-      return key === null ? kindLists.overview : kindLists.byKey.get(key) ?? EMPTY_PAGE;
+      return key === null ? kindLists.overview : kindLists.byKey.get(key) ?? kindLists.empty;
     },
   });
 }
 
 /**
- * The keys a row is listed under: for `ticker`, every entry of the row's `tickers` (all the
- * company's tickers, primary first; decisions §6 "Tickers"), falling back to `ticker` for rows
- * without that array; for `cik`, the CIK.
+ * Lays one kind's rows out grouped by list key (groups in order of their first row, rows in
+ * file order within a group), reads the file again into that layout, and builds its lists.
  */
-function filterKeys(row: Record<string, unknown>, field: 'ticker' | 'cik'): string[] {
-  const tickers = field === 'ticker' ? row.tickers : undefined;
-  if (Array.isArray(tickers) && tickers.length > 0) return [...new Set(tickers.filter((t): t is string => typeof t === 'string'))];
-  const key = row[field];
-  return typeof key === 'string' ? [key] : [];
+async function layOut(kind: RowKind, m: KindMeasure, file: string, sha256: string): Promise<{ overview: RowList; byKey: Map<string, RowList>; empty: RowList }> {
+  const n = m.rows;
+  const lengths = m.lengths.toUint32();
+  const groups = m.groups.toInt32();
+  const groupCount = m.groupKeys.length;
+  // Bytes and rows per group, then where each group starts.
+  const groupBytes = new Float64Array(groupCount);
+  const groupRows = new Int32Array(groupCount + 1);
+  const turns = new Turns();
+  for (let i = 0; i < n; i++) {
+    if ((i & TURN_CHECK_MASK) === 0) await turns.maybeYield();
+    const g = groups[i]!;
+    groupBytes[g] = groupBytes[g]! + lengths[i]! + 1;
+    groupRows[g + 1] = groupRows[g + 1]! + 1;
+  }
+  const groupStart = new Float64Array(groupCount);
+  let total = 0;
+  for (let g = 0; g < groupCount; g++) {
+    groupStart[g] = total;
+    total += groupBytes[g]!;
+    groupRows[g + 1] = groupRows[g + 1]! + groupRows[g]!;
+  }
+  if (total > 0xffffffff) throw new SnapshotError(file, `holds ${total} bytes of rows; at most 4 GiB per kind can be served`);
+  // Each row's place, and each group's rows (a counting sort, file order kept within a group).
+  const starts = new Uint32Array(n);
+  const members = new Int32Array(n);
+  const filled = groupRows.slice(0, groupCount);
+  let contiguous = true;
+  for (let i = 0; i < n; i++) {
+    if ((i & TURN_CHECK_MASK) === 0) await turns.maybeYield();
+    const g = groups[i]!;
+    starts[i] = groupStart[g]!;
+    groupStart[g] = groupStart[g]! + lengths[i]! + 1;
+    members[filled[g]!] = i;
+    filled[g] = filled[g]! + 1;
+    if (i > 0 && starts[i] !== starts[i - 1]! + lengths[i - 1]! + 1) contiguous = false;
+  }
+
+  const bytes = Buffer.allocUnsafeSlow(total);
+  await readLines(file, sha256, n, (line, number) => {
+    const row = number - 1;
+    if (line.length !== lengths[row]) throw new SnapshotError(file, 'changed while it was read', number);
+    const at = starts[row]!;
+    line.copy(bytes, at);
+    bytes[at + line.length] = 0x2c; // ','
+  });
+
+  const table: RowTable = {
+    bytes, starts, lengths, factsEnds: m.factsEnds.toInt32(), otherFacts: m.otherFacts, keys: m.keys.finish(),
+  };
+  // Each key's groups: one (the usual case) makes a contiguous list; several are merged.
+  const keyGroups = new Map<string, number[]>();
+  for (let g = 0; g < groupCount; g++) {
+    for (const key of m.groupKeys[g]!) {
+      const known = keyGroups.get(key);
+      if (known) known.push(g);
+      else keyGroups.set(key, [g]);
+    }
+  }
+  const byKey = new Map<string, RowList>();
+  for (const [key, keyed] of keyGroups) {
+    if ((byKey.size & TURN_CHECK_MASK) === 0) await turns.maybeYield();
+    if (keyed.length === 1) {
+      const g = keyed[0]!;
+      byKey.set(key, makeList(kind, key, table, groupRows[g + 1]! - groupRows[g]!, members.subarray(groupRows[g], groupRows[g + 1]), true));
+    } else {
+      const rows = Int32Array.from(keyed.flatMap((g) => [...members.subarray(groupRows[g], groupRows[g + 1])])).sort();
+      byKey.set(key, makeList(kind, key, table, rows.length, rows, false));
+    }
+  }
+  const empty = makeList(kind, null, { ...table, keys: new OrderKeys(Buffer.alloc(0), new Uint32Array(0)) }, 0, new Int32Array(0), true);
+  return { overview: makeList(kind, null, table, n, null, contiguous), byKey, empty };
 }
 
-function builderFor(map: Map<string, PageBuilder>, key: string, store: RowStore): PageBuilder {
-  let builder = map.get(key);
-  if (!builder) {
-    builder = new PageBuilder(MAX_PAGE_SIZE_OF_ANY_PLAN, store);
-    map.set(key, builder);
+/** Rows (or lists) between two looks at the clock in the layout's loops. */
+const TURN_CHECK_MASK = 0xffff;
+
+/**
+ * Longest run of layout work before requests get a turn, in ms: a reload runs while the old
+ * snapshot serves, and a 1M-row kind's loops take tens of ms in all.
+ */
+const TURN_MS = 5;
+
+/** Gives the event loop a turn when the work since the last one took over {@link TURN_MS}. */
+class Turns {
+  #since = performance.now();
+
+  async maybeYield(): Promise<void> {
+    if (performance.now() - this.#since < TURN_MS) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    this.#since = performance.now();
   }
-  return builder;
 }
 
 const QUOTE_BRACE = Buffer.from('"}');
@@ -134,7 +242,7 @@ const memberOpenings = new Map<string, Buffer>();
  * taken from the file as they are.)
  *
  * @returns `line` itself when the row has no written field; else the facts bytes, which end
- *   without their closing brace (a view of `line`, or a new buffer).
+ *   without their closing brace when they are a view of `line`, and are whole otherwise.
  */
 function factsOf(row: Record<string, unknown>, line: Uint8Array, writtenField: string): Uint8Array {
   const written = row[writtenField];
@@ -150,7 +258,7 @@ function factsOf(row: Record<string, unknown>, line: Uint8Array, writtenField: s
     if (start > 0 && startsWith(line, opening, start) && startsWith(line, QUOTE_BRACE, line.length - 2)) return line.subarray(0, start);
   }
   const { [writtenField]: _written, ...facts } = row;
-  return Buffer.from(JSON.stringify(facts).slice(0, -1));
+  return Buffer.from(JSON.stringify(facts));
 }
 
 /** Whether `bytes` holds `expected` at `offset`. */

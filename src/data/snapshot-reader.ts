@@ -73,15 +73,10 @@ export async function readSnapshot(dir: string, version: string, sink: RowSink):
 }
 
 async function readRows(file: string, kind: RowKind, sha256: string, rows: number, sink: RowSink): Promise<void> {
-  const hash = createHash('sha256');
   const check = compileSchema(ROW_SCHEMAS[kind]);
   const order = ROW_ORDER[kind];
-  let line = 0;
   let previous: Record<string, unknown> | undefined;
-  let carry: Buffer | undefined;
-
-  const handleLine = (bytes: Buffer): void => {
-    line++;
+  await readLines(file, sha256, rows, (bytes, line) => {
     if (!isUtf8(bytes)) throw new SnapshotError(file, 'not valid UTF-8', line);
     let row: unknown;
     try {
@@ -96,8 +91,24 @@ async function readRows(file: string, kind: RowKind, sha256: string, rows: numbe
     if (previous && order(previous, record) > 0) throw new SnapshotError(file, `row is out of order (${kind} are ordered by ${ROW_ORDER_TEXT[kind]})`, line);
     previous = record;
     sink(kind, record, bytes);
-  };
+  });
+}
 
+/**
+ * Streams the lines of an NDJSON file and checks the file's SHA-256 and line count against its
+ * manifest entry once it is read. The index reads a file twice (once to check and measure its
+ * rows, once to lay them out), and the second read is checked like the first, so the bytes it
+ * keeps are the bytes that were checked.
+ *
+ * @param onLine - receives each line without its newline (a view valid during the call) and its
+ *   number, from 1; it may throw a SnapshotError to stop.
+ * @throws SnapshotError naming the file: unreadable, last line without newline, SHA-256 or row
+ *   count different from the manifest.
+ */
+export async function readLines(file: string, sha256: string, rows: number, onLine: (bytes: Buffer, line: number) => void): Promise<void> {
+  const hash = createHash('sha256');
+  let line = 0;
+  let carry: Buffer | undefined;
   try {
     // 64 KiB chunks: a chunk's rows are checked in one go (about 100 rows, a few ms), and the
     // loop turns between chunks, so a reload under load delays requests by milliseconds, not by
@@ -109,7 +120,7 @@ async function readRows(file: string, kind: RowKind, sha256: string, rows: numbe
       let end = chunk.indexOf(NEWLINE, start);
       while (end !== -1) {
         const piece = chunk.subarray(start, end);
-        handleLine(carry ? Buffer.concat([carry, piece]) : piece);
+        onLine(carry ? Buffer.concat([carry, piece]) : piece, ++line);
         carry = undefined;
         start = end + 1;
         end = chunk.indexOf(NEWLINE, start);
@@ -125,4 +136,3 @@ async function readRows(file: string, kind: RowKind, sha256: string, rows: numbe
   if (digest !== sha256) throw new SnapshotError(file, `sha256 is ${digest}, manifest says ${sha256}`);
   if (line !== rows) throw new SnapshotError(file, `holds ${line} rows, manifest says ${rows}`);
 }
-

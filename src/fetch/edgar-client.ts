@@ -102,13 +102,17 @@ export class EdgarClient {
             done(null, chunk);
           },
         });
-        // A write error is the disk's fault, not EDGAR's: it stops the run instead of a retry.
+        // A write error is the disk's fault, not EDGAR's: it stops the run instead of a retry. A
+        // connection that fails mid-body also reaches the sink (pipeline destroys it with that
+        // error, and Node 24 emits it there), so only an error the body did not raise is the disk's.
         let writeError: Error | undefined;
+        let readError: unknown;
+        body.once('error', (error) => { readError = error; });
         const sink = createWriteStream(temp).once('error', (error) => { writeError = error; });
         try {
           await pipeline(body, counter, sink);
         } catch (error) {
-          if (writeError) throw new StorageError(`cannot write ${file}: ${writeError.message}`);
+          if (writeError !== undefined && writeError !== readError && writeError !== error) throw new StorageError(`cannot write ${file}: ${writeError.message}`);
           throw error;
         }
         return bytes;

@@ -42,6 +42,8 @@ export class Breaker {
   #trialInFlight = false;
   #timer: NodeJS.Timeout | undefined;
   readonly #options: ResolvedBreakerOptions;
+  /** Changes of state so far, by the state entered (for the metrics). */
+  readonly #transitions: Record<BreakerState, number> = { closed: 0, open: 0, half_open: 0, forced_open: 0 };
 
   /**
    * @param options - thresholds, timings, clock and sampler; see {@link BreakerOptions}.
@@ -54,6 +56,11 @@ export class Breaker {
   /** The current state. */
   get state(): BreakerState {
     return this.#state;
+  }
+
+  /** Changes of state since the breaker was made, by the state entered (the metrics' transitions). */
+  get transitions(): Readonly<Record<BreakerState, number>> {
+    return this.#transitions;
   }
 
   /** `Retry-After` of a 503 while not closed, whole seconds (RFC 9110 §10.2.3), >= 1. */
@@ -158,6 +165,7 @@ export class Breaker {
   }
 
   #setState(state: BreakerState): void {
+    if (state !== this.#state) this.#transitions[state]++;
     this.#state = state;
     this.#admitsAll = state === 'closed';
     // Closed needs no trial, so a trial whose trialDone never comes cannot block the trials of

@@ -5,6 +5,7 @@
  */
 
 import type { Plan } from '../plans.js';
+import type { LimiterStore, LimiterStoreState } from './limiter-store.js';
 import { BucketSlots, DAY_TOKENS, FULL_AT_MS, MINUTE_TOKENS, SLOT_FIELDS, UPDATED_AT_MS } from './bucket-slots.js';
 import {
   DAY_WINDOW_MS,
@@ -73,7 +74,7 @@ const DEFAULTS = Object.freeze({
  * sweep decides "full" with the plan of the key's last request, so after an upgrade a key may be
  * forgotten (and so get the new capacity) at most one old refill-window early.
  */
-export class Limiter {
+export class Limiter implements LimiterStore {
   readonly #now: () => number;
   readonly #slots = new BucketSlots();
   readonly #timer: NodeJS.Timeout | undefined;
@@ -116,7 +117,7 @@ export class Limiter {
     const slot = slots.find(keyId);
     let minute = slot === undefined ? plan.perMinute : this.#minuteTokensAt(slot, nowMs, plan);
     let day = slot === undefined ? plan.perDay : this.#dayTokensAt(slot, nowMs, plan);
-    if (minute < 1 || day < 1) return decision(false, minute, day, plan);
+    if (minute < 1 || day < 1) return limitDecision(false, minute, day, plan);
     minute -= 1;
     day -= 1;
     const base = (slot ?? slots.allocate(keyId)) * SLOT_FIELDS;
@@ -127,7 +128,7 @@ export class Limiter {
     state[base + FULL_AT_MS] =
       nowMs +
       Math.max(msUntilFull(minute, plan.perMinute, MINUTE_WINDOW_MS), msUntilFull(day, plan.perDay, DAY_WINDOW_MS));
-    return decision(true, minute, day, plan);
+    return limitDecision(true, minute, day, plan);
   }
 
   /**
@@ -141,11 +142,11 @@ export class Limiter {
    */
   peek(keyId: string, plan: Plan): LimitDecision {
     const slot = this.#slots.find(keyId);
-    if (slot === undefined) return decision(true, plan.perMinute, plan.perDay, plan);
+    if (slot === undefined) return limitDecision(true, plan.perMinute, plan.perDay, plan);
     const nowMs = this.#now();
     const minute = this.#minuteTokensAt(slot, nowMs, plan);
     const day = this.#dayTokensAt(slot, nowMs, plan);
-    return decision(minute >= 1 && day >= 1, minute, day, plan);
+    return limitDecision(minute >= 1 && day >= 1, minute, day, plan);
   }
 
   /**
@@ -158,8 +159,14 @@ export class Limiter {
   }
 
   /** Stops the sweep timer. The limiter still answers; idle buckets are no longer forgotten. */
-  close(): void {
+  close(): Promise<void> {
     if (this.#timer !== undefined) clearInterval(this.#timer);
+    return Promise.resolve();
+  }
+
+  /** This process's own buckets: always `{ store: 'local', mode: 'shared' }`. */
+  state(): LimiterStoreState {
+    return LOCAL_STATE;
   }
 
   /** Tokens in the minute bucket of `slot` at `nowMs`, with the capacity of `plan`. */
@@ -177,11 +184,20 @@ export class Limiter {
   }
 }
 
+const LOCAL_STATE: LimiterStoreState = Object.freeze({ store: 'local', mode: 'shared' });
+
 /**
  * A decision from the tokens the buckets hold after the request (before it, when refused).
  * When refused, the day bucket decides the code and the wait if it is empty (decisions §2).
+ * Every store builds its decisions here, so the same tokens give the same headers whichever
+ * store counted them.
+ *
+ * @param allowed - whether the request passed.
+ * @param minute - tokens in the minute bucket (after the take; before it when refused), may be fractional.
+ * @param day - tokens in the day bucket, likewise.
+ * @param plan - the key's plan: the capacities.
  */
-function decision(allowed: boolean, minute: number, day: number, plan: Plan): LimitDecision {
+export function limitDecision(allowed: boolean, minute: number, day: number, plan: Plan): LimitDecision {
   const minuteView = bucketFigures(minute, plan.perMinute, MINUTE_WINDOW_MS);
   const dayView = bucketFigures(day, plan.perDay, DAY_WINDOW_MS);
   if (allowed) return { allowed, minute: minuteView, day: dayView };

@@ -6,6 +6,8 @@
 import { ApiError } from '../errors.js';
 import { DEFAULT_PAGE_SIZE } from '../plans.js';
 import type { ParamName, Route } from '../routes.js';
+import { decodeCursor, type Cursor } from './cursor.js';
+import { quoteInput, type KeyRecogniser } from './quote.js';
 
 /** The parsed, normalised query of a list request. */
 export interface ListQuery {
@@ -13,6 +15,8 @@ export interface ListQuery {
   readonly limit: number;
   /** Normalised ticker (EDGAR form) or 10-digit CIK to filter on; null for the overview. */
   readonly key: string | null;
+  /** The decoded `cursor` (decisions §9), or null for the first page. Whether it belongs to this list is checked with the list. */
+  readonly cursor: Cursor | null;
 }
 
 /** Query names that carry API keys in other APIs; any case (decisions §1: 401, headers only). */
@@ -84,31 +88,35 @@ export function hasKeyInQuery(pairs: readonly [string, string][]): boolean {
  * @param pairs - pairs from {@link splitQuery}.
  * @param malformed - its `malformed` flag.
  * @param route - the matched route; its `params` list what is allowed.
+ * @param isKey - recognises the server's keys, so that a detail never quotes one (see quote.ts).
  * @returns the query; the caller clamps `limit` to its plan's `maxPageSize`.
- * @throws ApiError invalid_parameter with a detail naming the parameter.
+ * @throws ApiError invalid_parameter with a detail naming the parameter and quoting what was
+ *   sent (JSON-escaped, at most 100 characters, never a key).
  */
-export function parseListQuery(pairs: readonly [string, string][], malformed: boolean, route: Route): ListQuery {
+export function parseListQuery(pairs: readonly [string, string][], malformed: boolean, route: Route, isKey?: KeyRecogniser): ListQuery {
   if (malformed) throw invalid('the query string has malformed percent-encoding');
   const allowed = route.params as readonly string[];
   // Bit i set: allowed[i] was given (a route takes a handful of parameters).
   let seen = 0;
   let limit = DEFAULT_PAGE_SIZE;
   let key: string | null = null;
+  let cursor: Cursor | null = null;
   for (let i = 0; i < pairs.length; i++) {
     const [name, value] = pairs[i]!;
     const index = allowed.indexOf(name);
     if (index === -1) {
       const listed = allowed.length === 0 ? 'this endpoint takes no query parameters' : `allowed: ${allowed.join(', ')}`;
-      throw invalid(`unknown query parameter "${truncate(name)}" (${listed})`);
+      throw invalid(`unknown query parameter ${quoteInput(name, isKey)} (${listed})`);
     }
     if ((seen & (1 << index)) !== 0) throw invalid(`parameter "${name}" is given more than once`);
     seen |= 1 << index;
     const param = name as ParamName;
-    if (param === 'limit') limit = parseLimit(value);
-    else if (param === 'ticker') key = normaliseTicker(value);
-    else key = normaliseCik(value);
+    if (param === 'limit') limit = parseLimit(value, isKey);
+    else if (param === 'ticker') key = normaliseTicker(value, isKey);
+    else if (param === 'cik') key = normaliseCik(value, isKey);
+    else cursor = parseCursor(value);
   }
-  return { limit, key };
+  return { limit, key, cursor };
 }
 
 /** Longest `limit` the quick path reads itself; longer ones (still valid) take the general path. */
@@ -135,13 +143,15 @@ export function quickListQuery(url: string, start: number, route: Route): ListQu
   let seen = 0;
   let limit = DEFAULT_PAGE_SIZE;
   let key: string | null = null;
+  let cursor: Cursor | null = null;
   let at = start;
   while (at < end) {
     let next = url.indexOf('&', at);
     if (next === -1) next = end;
     if (next > at) {
       // cik (whales only) is left to the general path, which pads it.
-      const param: Extract<ParamName, 'limit' | 'ticker'> | undefined = url.startsWith('limit=', at) ? 'limit' : url.startsWith('ticker=', at) ? 'ticker' : undefined;
+      const param: Exclude<ParamName, 'cik'> | undefined = url.startsWith('limit=', at) ? 'limit' : url.startsWith('ticker=', at) ? 'ticker'
+        : url.startsWith('cursor=', at) ? 'cursor' : undefined;
       if (param === undefined) return undefined;
       const index = allowed.indexOf(param);
       if (index === -1 || (seen & (1 << index)) !== 0) return undefined;
@@ -157,6 +167,11 @@ export function quickListQuery(url: string, start: number, route: Route): ListQu
           limit = limit * 10 + digit;
         }
         if (limit < 1) return undefined;
+      } else if (param === 'cursor') {
+        // Base64url has no character that percent-encoding or `+` would change.
+        const decoded = decodeCursor(url.slice(from, next));
+        if (typeof decoded === 'string') return undefined;
+        cursor = decoded;
       } else {
         if (length === 0 || length > TICKER_MAX_LENGTH) return undefined;
         for (let i = from; i < next; i++) {
@@ -169,16 +184,17 @@ export function quickListQuery(url: string, start: number, route: Route): ListQu
     }
     at = next + 1;
   }
-  return { limit, key };
+  return { limit, key, cursor };
 }
 
 /**
  * `limit`: ASCII digits only, at least 1 (`05` is 5).
  *
+ * @param isKey - see {@link parseListQuery}.
  * @throws ApiError invalid_parameter otherwise.
  */
-export function parseLimit(value: string): number {
-  if (!DIGITS.test(value)) throw invalid(`limit must be a whole number of 1 or more written with digits only, got "${truncate(value)}"`);
+export function parseLimit(value: string, isKey?: KeyRecogniser): number {
+  if (!DIGITS.test(value)) throw invalid(`limit must be a whole number of 1 or more written with digits only, got ${quoteInput(value, isKey)}`);
   const limit = Number(value);
   if (limit < 1) throw invalid('limit must be 1 or more');
   return limit;
@@ -188,29 +204,38 @@ export function parseLimit(value: string): number {
  * `ticker`: 1–12 of `A-Z a-z 0-9 . - /`, case-insensitive, `.` and `/` read as `-`
  * (EDGAR writes class shares as BRK-B).
  *
+ * @param isKey - see {@link parseListQuery}.
  * @throws ApiError invalid_parameter otherwise.
  */
-export function normaliseTicker(value: string): string {
-  if (!TICKER.test(value)) throw invalid(`ticker must be 1-12 characters of A-Z a-z 0-9 . - /, got "${truncate(value)}"`);
+export function normaliseTicker(value: string, isKey?: KeyRecogniser): string {
+  if (!TICKER.test(value)) throw invalid(`ticker must be 1-12 characters of A-Z a-z 0-9 . - /, got ${quoteInput(value, isKey)}`);
   const upper = value.toUpperCase();
   return upper.indexOf('.') === -1 && upper.indexOf('/') === -1 ? upper : upper.replace(/[./]/g, '-');
 }
 
 /**
+ * `cursor`: a token from a `Link: rel="next"` header (decisions §9).
+ *
+ * @throws ApiError invalid_parameter naming `cursor` when it does not decode.
+ */
+export function parseCursor(value: string): Cursor {
+  const cursor = decodeCursor(value);
+  if (typeof cursor === 'string') throw invalid(`cursor ${cursor}; use the cursor of a Link header as it is`);
+  return cursor;
+}
+
+/**
  * `cik`: 1–20 digits, leading zeros ignored, returned zero-padded to 10 digits as rows show it.
  *
+ * @param isKey - see {@link parseListQuery}.
  * @throws ApiError invalid_parameter otherwise.
  */
-export function normaliseCik(value: string): string {
-  if (!CIK.test(value)) throw invalid(`cik must be 1-20 digits, got "${truncate(value)}"`);
+export function normaliseCik(value: string, isKey?: KeyRecogniser): string {
+  if (!CIK.test(value)) throw invalid(`cik must be 1-20 digits, got ${quoteInput(value, isKey)}`);
   const significant = value.replace(/^0+/, '');
   return significant.padStart(10, '0');
 }
 
 function invalid(detail: string): ApiError {
   return new ApiError('invalid_parameter', detail);
-}
-
-function truncate(text: string): string {
-  return text.length > 40 ? `${text.slice(0, 40)}...` : text;
 }

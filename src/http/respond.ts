@@ -22,6 +22,13 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
  */
 export type HeaderFields = (string | number)[];
 
+/**
+ * Told of every response a responder writes, right after it is handed to the socket: the
+ * access log and the metrics listen here. `bytes` is the body as sent (compressed size; 0 for
+ * HEAD); `error` is the error code of an error envelope.
+ */
+export type SentHook = (req: IncomingMessage, res: ServerResponse, status: number, bytes: number, error: ErrorCode | undefined) => void;
+
 /** Prepared constants of one handler. */
 export interface Responder {
   /**
@@ -29,26 +36,72 @@ export interface Responder {
    * (a page slice) are written to the socket as they are, between the envelope's head and tail,
    * in one write; they are copied only to be compressed.
    *
-   * @param fields - the response's header fields so far; Content-Type, Content-Length and, for
+   * @param fields - the response's header fields so far; Content-Type, X-Content-Type-Options, Content-Length and, for
    *   bodies over the compression threshold, `Vary: Accept-Encoding` (and Content-Encoding) are added.
    * @param rows - rows as JSON, comma-separated, without brackets: a string or UTF-8 bytes.
    * @param count - number of rows.
    * @param asOf - `as_of`, RFC 3339 (ASCII).
    */
   sendSuccess(req: IncomingMessage, res: ServerResponse, fields: HeaderFields, rows: string | Buffer, count: number, asOf: string): void;
+  /**
+   * Sends 304 Not Modified (RFC 9110 §15.4.5): no body and no Content-Type, with the fields the
+   * 200 would have carried, `Vary: Accept-Encoding` included when that 200 would be compressible.
+   *
+   * @param bodyLength - bytes of the 200's body before compression.
+   */
+  sendNotModified(res: ServerResponse, fields: HeaderFields, bodyLength: number): void;
+  /**
+   * Sends an answer the caller has framed whole (a preflight's 204, a docs file with its own
+   * Content-Type and Content-Length): writes the fields as they are and `body`, none for HEAD,
+   * and tells the access log and metrics like every other answer.
+   */
+  sendFramed(req: IncomingMessage, res: ServerResponse, status: number, fields: HeaderFields, body?: Buffer): void;
+  /** Bytes of a success envelope around `rowsLength` bytes of `count` rows (its `as_of` included). */
+  successLength(rowsLength: number, count: number): number;
   /** The error envelope for an error, with `license`. */
   errorBody(code: ErrorCode, detail: string): string;
   /**
-   * Sends a body with status and header fields: adds Content-Type and Content-Length,
-   * compresses when allowed, and sends no body for HEAD.
+   * Sends a body with status and header fields: adds Content-Type, `X-Content-Type-Options:
+   * nosniff` and Content-Length, compresses when allowed (a {@link PreparedBody} only once per
+   * encoding), and sends no body for HEAD.
    */
-  send(req: IncomingMessage, res: ServerResponse, status: number, fields: HeaderFields, body: string | Buffer): void;
+  send(req: IncomingMessage, res: ServerResponse, status: number, fields: HeaderFields, body: string | Buffer | PreparedBody): void;
   /**
    * Sends an error answer (an ApiError is one) in the error envelope with
    * `Cache-Control: no-store` (replacing any other Cache-Control in `fields`), adding
-   * `Retry-After` when the error has one.
+   * `Retry-After` when the error has one and `WWW-Authenticate: Bearer` on a 401.
    */
   sendError(req: IncomingMessage, res: ServerResponse, error: ErrorAnswer, fields: HeaderFields): void;
+}
+
+/** Characters of `as_of` (`2026-11-21T12:00:00.000Z`, Date#toISOString for years 0-9999). */
+const AS_OF_LENGTH = 24;
+
+/**
+ * A body that never changes (the OpenAPI document), kept as bytes and compressed at most once
+ * per encoding, on first use, at the encoder's best ratio: compressing it per request cost
+ * five times its uncompressed throughput, for a document that needs no key.
+ */
+export class PreparedBody {
+  /** The body's UTF-8 bytes. */
+  readonly identity: Buffer;
+  #br: Buffer | undefined;
+  #gzip: Buffer | undefined;
+
+  /** @param body - the body text. */
+  constructor(body: string) {
+    this.identity = Buffer.from(body);
+  }
+
+  /** The body in an encoding, compressed on the first call for that encoding only. */
+  encoded(encoding: 'br' | 'gzip'): Buffer {
+    if (encoding === 'br') {
+      return this.#br ??= brotliCompressSync(this.identity, {
+        params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: this.identity.length },
+      });
+    }
+    return this.#gzip ??= gzipSync(this.identity, { level: zlib.Z_BEST_COMPRESSION });
+  }
 }
 
 /** Longest row count whose envelope middle is kept prepared: the largest page of any plan. */
@@ -60,8 +113,9 @@ const PREPARED_COUNTS = MAX_PAGE_SIZE_OF_ANY_PLAN;
  * @param license - the `license` string of every response.
  * @param attribution - the `attribution` string of every success response.
  * @param compressMinBytes - smallest body compressed, in bytes.
+ * @param onSent - told of each response; absent, the responder does nothing more than write.
  */
-export function createResponder(license: string, attribution: string, compressMinBytes: number): Responder {
+export function createResponder(license: string, attribution: string, compressMinBytes: number, onSent?: SentHook): Responder {
   const licenseJson = JSON.stringify(license);
   const head = `{"ok":true,"api_version":"${API_VERSION}","as_of":"`;
   const middle = `","license":${licenseJson},"attribution":${JSON.stringify(attribution)},"count":`;
@@ -98,18 +152,25 @@ export function createResponder(license: string, attribution: string, compressMi
       : gzipSync(body, { level: 6 });
   };
 
-  const send = (req: IncomingMessage, res: ServerResponse, status: number, fields: HeaderFields, body: string | Buffer): void => {
-    let length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+  const send = (req: IncomingMessage, res: ServerResponse, status: number, fields: HeaderFields, body: string | Buffer | PreparedBody, error?: ErrorCode): void => {
+    const plain = body instanceof PreparedBody ? body.identity : body;
+    let length = typeof plain === 'string' ? Buffer.byteLength(plain) : plain.length;
     const encoding = prepare(req, fields, length);
-    let payload = body;
+    let payload = plain;
     if (encoding) {
-      payload = compressed(fields, encoding, body, length);
+      if (body instanceof PreparedBody) {
+        fields.push('Content-Encoding', encoding);
+        payload = body.encoded(encoding);
+      } else {
+        payload = compressed(fields, encoding, plain, length);
+      }
       length = payload.length;
     }
     fields.push('Content-Length', length);
     res.writeHead(status, fields);
     if (req.method === 'HEAD') res.end();
     else res.end(payload);
+    if (onSent !== undefined) onSent(req, res, status, req.method === 'HEAD' ? 0 : length, error);
   };
 
   const sendSuccess = (req: IncomingMessage, res: ServerResponse, fields: HeaderFields, rows: string | Buffer, count: number, asOf: string): void => {
@@ -123,19 +184,21 @@ export function createResponder(license: string, attribution: string, compressMi
       res.writeHead(200, fields);
       if (req.method === 'HEAD') res.end();
       else res.end(payload);
+      if (onSent !== undefined) onSent(req, res, 200, req.method === 'HEAD' ? 0 : payload.length, undefined);
       return;
     }
     fields.push('Content-Length', length);
     res.writeHead(200, fields);
     if (req.method === 'HEAD') {
       res.end();
-      return;
+    } else {
+      // Corked, the three parts leave in one writev when end() uncorks; the rows are not copied.
+      res.cork();
+      res.write(front);
+      res.write(rows);
+      res.end(tail);
     }
-    // Corked, the three parts leave in one writev when end() uncorks; the rows are not copied.
-    res.cork();
-    res.write(front);
-    res.write(rows);
-    res.end(tail);
+    if (onSent !== undefined) onSent(req, res, 200, req.method === 'HEAD' ? 0 : length, undefined);
   };
 
   const errorBody = (code: ErrorCode, detail: string): string =>
@@ -145,10 +208,29 @@ export function createResponder(license: string, attribution: string, compressMi
     errorBody,
     send,
     sendSuccess,
+    sendNotModified(res, fields, bodyLength) {
+      if (bodyLength > compressMinBytes) varyOnEncoding(fields);
+      res.writeHead(304, fields);
+      res.end();
+      if (onSent !== undefined) onSent(res.req, res, 304, 0, undefined);
+    },
+    sendFramed(req, res, status, fields, body) {
+      res.writeHead(status, fields);
+      const sent = body === undefined || req.method === 'HEAD' ? 0 : body.length;
+      if (sent === 0) res.end();
+      else res.end(body);
+      if (onSent !== undefined) onSent(req, res, status, sent, undefined);
+    },
+    successLength(rowsLength, count) {
+      return headBytes + AS_OF_LENGTH + middleBytes + digits(count) + rowsLength + tailBytes;
+    },
     sendError(req, res, error, fields) {
+      const spec = ERRORS[error.code];
       setField(fields, 'Cache-Control', 'no-store');
-      if (ERRORS[error.code].retryAfter) setField(fields, 'Retry-After', Math.max(1, Math.ceil(error.retryAfterSeconds ?? 1)));
-      send(req, res, ERRORS[error.code].status, fields, errorBody(error.code, error.detail));
+      if (spec.retryAfter) setField(fields, 'Retry-After', Math.max(1, Math.ceil(error.retryAfterSeconds ?? 1)));
+      // A 401 names the scheme that would succeed (RFC 9110 §11.6.1, RFC 6750 §3).
+      if (spec.status === 401) setField(fields, 'WWW-Authenticate', 'Bearer');
+      send(req, res, spec.status, fields, errorBody(error.code, error.detail), error.code);
     },
   };
 }

@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { findPlan } from '../plans.js';
 import { KEYS_FORMAT, KEY_STATUSES, KeysFileError, hashKey, parseKeysFile, type KeyRecord, type KeyStatus } from './keys-file.js';
 import { mintKey } from './mint.js';
+import { didYouMean } from '../suggest.js';
 
 /** Where command output goes (injectable for tests). */
 export interface CommandIo {
@@ -17,10 +18,27 @@ export interface CommandIo {
   err: (text: string) => void;
 }
 
+/** Usage of each subcommand, printed by `keys SUB --help` and with its usage errors. */
+const SUBCOMMAND_USAGE = {
+  add: `usage: equity-facts keys add --file F --plan P --account A [--label L]
+  Mints a key for an account on a plan, prints it once on stdout, and stores only its SHA-256
+  in the keys file F (created when missing). Plans: free, signal, insider, founders; any other
+  plan is a key without API access.`,
+  list: `usage: equity-facts keys list --file F
+  Lists the keys of F: id, account, plan, status, creation time and label; never a secret.`,
+  'set-status': `usage: equity-facts keys set-status --file F ID STATUS
+  Sets the status of key ID: ${KEY_STATUSES.join(', ')} (suspended answers 402, inactive 403).`,
+} as const;
+
+type Subcommand = keyof typeof SUBCOMMAND_USAGE;
+
 const USAGE = `usage:
   equity-facts keys add --file F --plan P --account A [--label L]
   equity-facts keys list --file F
-  equity-facts keys set-status --file F ID STATUS     (STATUS: ${KEY_STATUSES.join(', ')})`;
+  equity-facts keys set-status --file F ID STATUS     (STATUS: ${KEY_STATUSES.join(', ')})
+  equity-facts keys SUBCOMMAND --help`;
+
+const isHelp = (word: string): boolean => word === '--help' || word === '-h';
 
 /**
  * Runs a keys subcommand.
@@ -30,15 +48,25 @@ const USAGE = `usage:
  */
 export async function runKeysCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   const [sub, ...rest] = argv;
+  if (sub !== undefined && isHelp(sub)) {
+    io.out(`${USAGE}\n`);
+    return 0;
+  }
+  const known = sub !== undefined && Object.hasOwn(SUBCOMMAND_USAGE, sub) ? sub as Subcommand : undefined;
+  if (known !== undefined && rest.some(isHelp)) {
+    io.out(`${SUBCOMMAND_USAGE[known]}\n`);
+    return 0;
+  }
   try {
-    if (sub === 'add') return await add(rest, io);
-    if (sub === 'list') return await list(rest, io);
-    if (sub === 'set-status') return await setStatus(rest, io);
-    io.err(`${sub === undefined ? 'missing subcommand' : `unknown subcommand "${sub}"`}\n${USAGE}\n`);
+    if (known === 'add') return await add(rest, io);
+    if (known === 'list') return await list(rest, io);
+    if (known === 'set-status') return await setStatus(rest, io);
+    const problem = sub === undefined ? 'missing subcommand' : `unknown subcommand "${sub}"${didYouMean(sub, Object.keys(SUBCOMMAND_USAGE))}`;
+    io.err(`${problem}\n${USAGE}\n`);
     return 2;
   } catch (error) {
     if (error instanceof UsageError) {
-      io.err(`${error.message}\n${USAGE}\n`);
+      io.err(`${error.message}\n${known === undefined ? USAGE : SUBCOMMAND_USAGE[known]}\n`);
       return 2;
     }
     if (error instanceof KeysFileError) {

@@ -5,6 +5,7 @@
  */
 import { hash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { locateJsonError } from '../json-error.js';
 
 /** Value of `format` in every keys file. */
 export const KEYS_FORMAT = 'equity-facts-keys/1';
@@ -72,14 +73,17 @@ export function hashKey(key: string): string {
  *
  * @param text - the file's content.
  * @param file - its path, for messages.
- * @throws KeysFileError naming the entry and field at fault; duplicate ids or hashes are refused.
+ * @throws KeysFileError naming the entry and field at fault, or the line and column where the
+ *   text stops being JSON; duplicate ids or hashes are refused.
  */
 export function parseKeysFile(text: string, file: string): KeyTable {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new KeysFileError(file, `not JSON: ${(error as Error).message}`);
+    // V8's message has no position for most errors, and echoes the text; say where instead.
+    const place = locateJsonError(text);
+    throw new KeysFileError(file, place === undefined ? `not JSON: ${(error as Error).message}` : `not JSON: line ${place.line}, column ${place.column}: ${place.problem}`);
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new KeysFileError(file, 'not a JSON object');
   const root = parsed as Record<string, unknown>;

@@ -62,7 +62,7 @@ function successEnvelope(): Json {
       license: { type: 'string', description: 'data licence plus information-only disclaimer' },
       attribution: { type: 'string', description: 'credit to display, visible and linked, when the written analysis is reused' },
       count: { type: 'integer', minimum: 0, description: 'number of rows in data' },
-      data: { type: 'array', items: { type: 'object' }, description: 'the rows' },
+      data: { type: 'array', items: { type: 'object', additionalProperties: true }, description: 'the rows; each an object whose other properties are allowed' },
     },
   };
 }
@@ -120,6 +120,14 @@ export function buildSchemas(): Json {
   schemas[SCHEMA_NAMES.liveness] = probe('live', 'The process runs.', {});
   schemas[SCHEMA_NAMES.readiness] = probe('ready', 'A snapshot is loaded and the breaker is closed.', {
     snapshot_version: { type: 'string', pattern: VERSION_PATTERN.source, description: 'version of the snapshot served' },
+    limits: {
+      type: 'object',
+      description: "Where the keys' token buckets are: in this process (local), in the cluster primary (primary), or in a Redis shared by every process (redis). " +
+        'mode: shared while that store answers; with Redis unreachable, fallback_local (this process answers from its own buckets) or unavailable (503 until it is back).',
+      required: ['store', 'mode'],
+      properties: { store: { enum: ['local', 'primary', 'redis'] }, mode: { enum: ['shared', 'fallback_local', 'unavailable'] } },
+      additionalProperties: false,
+    },
   });
   return schemas;
 }

@@ -100,20 +100,27 @@ export function buildDescription(license: string, attribution: string): string {
       `(${code('rate_limited_day')} when both are). \`Retry-After\` is whole seconds, rounded up, at least 1: the time until the empty bucket holds a token. ` +
       '`X-RateLimit-*`, `RateLimit-Policy` and `RateLimit` are sent on every response to a key that reached the limiter (200, 400, 429) and on meta; ' +
       `401, 402 and 403 carry none. \`${API_PREFIX}/meta\` takes no token and answers 200 even when a bucket is empty. ` +
-      `A 400 has consumed a token; 401, 402, 403, 429 and 503 consume none. \`limit\` defaults to ${DEFAULT_PAGE_SIZE} and is clamped to the plan's max_page_size.`,
+      `A 400 has consumed a token; 401, 402, 403, 429 and 503 consume none. \`limit\` defaults to ${DEFAULT_PAGE_SIZE} and is clamped to the plan's max_page_size. ` +
+      'Every process of a deployment shares each key\'s two buckets exactly (through Redis, or the primary of a cluster). While that Redis ' +
+      `is unreachable an operator may have chosen to refuse rather than count per process: limited requests then get 503 ${code('service_busy')} with \`Retry-After: 1\`.`,
 
     '## Order of checks',
     'First failure wins:\n\n' + CHECK_ORDER.map((check, i) => `${i + 1}. ${check.step}: ${check.codes.map(withStatus).join(', ')}`).join('\n') +
       `\n${CHECK_ORDER.length + 1}. 200`,
-    `\`/healthz\` and \`/readyz\` are outside ${API_PREFIX}, behind no breaker and need no key.`,
+    'One exception: a list request or the document whose parameters are valid and whose `If-None-Match` matches the current ETag ' +
+      'gets 304 right after the plan check, and takes no token (see Conditional requests).',
+    `\`/healthz\`, \`/readyz\` and \`/docs\` are outside ${API_PREFIX}, behind no breaker and need no key.`,
 
     '## Errors',
     'Every error body is the error envelope `{ "ok": false, "error", "detail", "license" }`.',
     errorTable(),
     `An unknown path (a trailing \`/\` included) gives ${withStatus('not_found')}; a known path with a method other than GET or HEAD gives ` +
-      `${withStatus('method_not_allowed')} with \`Allow: ${ALLOWED_METHODS}\`. A request that Node's HTTP parser refuses (bad request line, headers ` +
-      `over the size limit) gets ${parserErrors}, written from the server's \`clientError\` hook, and then the connection closes; ` +
-      'no operation below lists these. A 500 detail carries the request id, never a stack trace.',
+      `${withStatus('method_not_allowed')} with \`Allow: ${ALLOWED_METHODS}\`. A request refused before any route (a bad request line or header, ` +
+      `HTTP/1.1 without \`Host\`, an \`Expect\` other than \`100-continue\`, headers over the size limit, a request not received in time) ` +
+      `gets ${parserErrors} (Node's parser refusals written from the server's \`clientError\` hook), after the complete responses to the ` +
+      'requests before it on the connection, and then the connection closes; since that can answer any request, every operation lists those statuses. ' +
+      'A request with a body (no operation takes one) is answered and its connection closed without reading the body. ' +
+      'A 500 detail carries the request id, never a stack trace.',
 
     '## Requests',
     'Every path answers HEAD exactly like GET (same status and headers, no body), and HEAD counts like GET. ' +
@@ -124,9 +131,35 @@ export function buildDescription(license: string, attribution: string): string {
     '## Responses',
     'Every 200 from the API is the success envelope; `count` is always present. `Content-Type: application/json; charset=utf-8`. ' +
       'Authenticated responses carry `Cache-Control: private, no-cache` and `Vary: Authorization, X-API-Key`. Every response has ' +
-      '`X-Request-Id`; `X-Snapshot-Version` names the snapshot served. Bodies over 1 KiB are compressed with gzip or br when the ' +
+      '`X-Request-Id` and `X-Content-Type-Options: nosniff`; a 401 has `WWW-Authenticate: Bearer`; `X-Snapshot-Version` names the snapshot served. Bodies over 1 KiB are compressed with gzip or br when the ' +
       'request\'s `Accept-Encoding` allows it. Rows are snake_case; dates are `YYYY-MM-DD`; money is USD as numbers; CIKs are 10-digit strings.',
     writtenFieldsText(),
+
+    '## Pagination',
+    'Every row of every list is reachable. A 200 whose list has rows after the page carries ' +
+      '`Link: <{base_url}{path}?{the same parameters}&cursor=C>; rel="next"` (RFC 8288); the last page has none, and the envelope ' +
+      'is the same on every page. Follow the link, or send its `cursor` with the same endpoint and filter. A cursor names the last ' +
+      'row sent by its place in the order (keyset), so it stays valid when the snapshot is replaced: the next page continues after ' +
+      'that row in the snapshot then served. A cursor that does not decode, or was made for another list (another endpoint or ' +
+      `filter), gives ${withStatus('invalid_parameter')} naming \`cursor\`. \`limit\` may change from page to page.`,
+
+    '## Conditional requests',
+    'Every 200 of a list endpoint carries a weak `ETag` that names its rows: the snapshot, the list, the position, the count and the ' +
+      'plan variant, not `as_of`. The document itself carries a strong one per content coding. A request whose `If-None-Match` ' +
+      'matches it (weak comparison, RFC 9110 §13.1.2; `*` matches) gets 304 Not Modified with no body, the same `ETag`, ' +
+      '`X-Request-Id`, `X-Snapshot-Version`, `Cache-Control` and `Vary`, and the current rate-limit fields. A 304 takes no token, ' +
+      'so polling an unchanged list is free; the key, account and plan checks still run first, and invalid parameters still get 400.',
+
+    '## Browsers (CORS)',
+    `Every response under ${API_PREFIX} carries \`Access-Control-Allow-Origin: *\` and \`Access-Control-Expose-Headers\` naming ` +
+      'the rate-limit fields, `Retry-After`, `ETag`, `Link`, `X-Request-Id` and `X-Snapshot-Version`; no cookies are used. ' +
+      'A preflight (OPTIONS with `Origin` and `Access-Control-Request-Method: GET` or `HEAD`) gets 204 with ' +
+      '`Access-Control-Allow-Methods: GET, HEAD` and `Access-Control-Allow-Headers: Authorization, X-API-Key, If-None-Match`; ' +
+      `it needs no key and takes no token. Any other OPTIONS gets ${withStatus('method_not_allowed')}.`,
+
+    '## Docs page',
+    '`GET /docs` renders this document with Swagger UI, shipped in the package: no request leaves the machine (no CDN, no web fonts). ' +
+      'Enter a key once with Authorize and try every operation; the key goes in a header, never in the URL.',
 
     '## License and attribution',
     'SEC facts (numbers, dates, filings) are U.S. public domain and need no permission. The written summaries and analysis may be ' +

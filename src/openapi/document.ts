@@ -3,11 +3,10 @@
  * and row tables that the server enforces (issue 2, item 7), so it cannot drift from them.
  */
 import { PLANS } from '../plans.js';
-import { ROUTES } from '../routes.js';
 import { buildSchemas, buildSecuritySchemes, SECURITY_SCHEME_NAMES } from './components.js';
 import { buildDescription } from './description.js';
 import { buildHeaderComponents } from './headers.js';
-import { buildPaths, errorUses, TAGS } from './paths.js';
+import { allErrorUses, buildPaths, TAGS } from './paths.js';
 import { buildErrorResponses } from './responses.js';
 
 /** Operator settings and facts the document shows. */
@@ -46,6 +45,7 @@ export function plansExtension(): Record<string, unknown>[] {
  * @returns a fresh object that shares nothing with the tables.
  */
 export function buildOpenApiDocument(options: OpenApiOptions): Record<string, unknown> {
+  const responses = buildErrorResponses(options.license, allErrorUses());
   return {
     openapi: '3.1.0',
     info: {
@@ -59,10 +59,10 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
     servers: [{ url: options.baseUrl }],
     security: [{ [SECURITY_SCHEME_NAMES.bearer]: [] }, { [SECURITY_SCHEME_NAMES.apiKey]: [] }],
     tags: TAGS.map((tag) => ({ ...tag })),
-    paths: buildPaths(),
+    paths: buildPaths(responses),
     components: {
       schemas: buildSchemas(),
-      responses: buildErrorResponses(options.license, ROUTES.flatMap(errorUses)),
+      responses,
       headers: buildHeaderComponents(),
       securitySchemes: buildSecuritySchemes(),
     },

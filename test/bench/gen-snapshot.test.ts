@@ -49,7 +49,7 @@ test('filings per ticker are skewed: the busiest ticker files far more than the 
   assert.equal(lines.length, 50);
   const snapshot = await loadSnapshot(result.snapshotsDir);
   const [busiest, count] = lines[0]!.split(' ');
-  assert.equal(snapshot.list('filings', busiest!).length, Math.min(200, Number(count)));
+  assert.equal(snapshot.list('filings', busiest!).length, Number(count), 'the whole list is kept, not only its first page');
 });
 
 test('the keys file holds Founders keys whose hashes match the plaintext side file', async (t) => {

@@ -77,6 +77,39 @@ test('flags win over EQF_* variables, which win over defaults', () => {
     { port: 9000, host: '0.0.0.0', baseUrl: 'https://api.example.test' });
   assert.deepEqual(readServeConfig([], {}), {});
   assert.throws(() => readServeConfig(['--nope'], {}), /Unknown option '--nope'/);
+  assert.deepEqual(readServeConfig(['--max-connections', '500', '--shutdown-timeout-ms=2500'], { EQF_MAX_CONNECTIONS: '9', EQF_HEADERS_TIMEOUT_MS: '4000', EQF_REQUEST_TIMEOUT_MS: '8000', EQF_KEEP_ALIVE_TIMEOUT_MS: '3000' }),
+    { maxConnections: 500, shutdownTimeoutMs: 2500, headersTimeoutMs: 4000, requestTimeoutMs: 8000, keepAliveTimeoutMs: 3000 });
+  for (const bad of ['0', '-1', '1.5', '10s', '99999999999']) {
+    assert.throws(() => readServeConfig([`--shutdown-timeout-ms=${bad}`], {}), new RegExp(`--shutdown-timeout-ms must be a whole number from 1 to 2147483647, got "${bad}"`));
+  }
+  assert.throws(() => readServeConfig([], { EQF_MAX_CONNECTIONS: 'lots' }), /EQF_MAX_CONNECTIONS must be a whole number/);
+  assert.throws(() => readServeConfig(['--prot', '80'], {}), /Unknown option '--prot'.*\(did you mean --port\?\)/);
+  assert.equal(readServeConfig(['--port', '1', '--help'], {}), 'help');
+});
+
+test('every command and subcommand takes --help: usage on stdout, exit 0; a mistyped command suggests the right one', { timeout: 60_000 }, async () => {
+  const cases: [string[], RegExp][] = [
+    [['--help'], /usage:\n  equity-facts serve/], [['help'], /Every command and subcommand takes --help/],
+    [['serve', '--help'], /usage: equity-facts serve[\s\S]*--max-connections N[\s\S]*EQF_SHUTDOWN_TIMEOUT_MS/], [['serve', '-h'], /usage: equity-facts serve/],
+    [['keys', '--help'], /equity-facts keys SUBCOMMAND --help/], [['keys', 'add', '--help'], /usage: equity-facts keys add --file F --plan P/],
+    [['keys', 'list', '-h'], /usage: equity-facts keys list --file F/], [['keys', 'set-status', '--help'], /usage: equity-facts keys set-status --file F ID STATUS/],
+    [['build', '--help'], /usage: equity-facts build[\s\S]*--allow-empty/],
+  ];
+  const results = await Promise.all(cases.map(([args]) => run(args)));
+  results.forEach((result, i) => {
+    const [args, usage] = cases[i]!;
+    assert.equal(result.code, 0, `${args.join(' ')}: ${result.stderr}`);
+    assert.match(result.stdout, usage, args.join(' '));
+  });
+  const typo = await run(['srve']);
+  assert.equal(typo.code, 2);
+  assert.match(typo.stderr, /unknown command "srve" \(did you mean serve\?\)/);
+});
+
+test('serve refuses settings listen() cannot honour with exit 2, naming them', async () => {
+  const result = await run(['serve', '--port', '0', '--headers-timeout-ms', '5000', '--request-timeout-ms', '1000']);
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /headersTimeoutMs \(5000\) must not be above requestTimeoutMs \(1000\)/);
 });
 
 test('SIGHUP reloads the snapshot and keys of a running server', { timeout: 60_000 }, async (t) => {
@@ -115,5 +148,6 @@ test('npm start -- <flags> serves with the compiled JavaScript and forwards the 
   const npmGone = once(child, 'exit'); // npm re-raises the forwarded signal on itself, so its own code is null
   child.kill('SIGTERM');
   await Promise.all([serverGone, npmGone]);
-  assert.match(log.text, /SIGTERM: stopping; finishing requests in flight/, 'npm forwarded SIGTERM to the server, which stopped gracefully');
+  assert.match(log.text, /SIGTERM: stopping; answering the requests received/, 'npm forwarded SIGTERM to the server, which stopped gracefully');
+  assert.match(log.text, /stopped: every request received was answered/);
 });

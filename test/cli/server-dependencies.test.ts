@@ -10,10 +10,13 @@ import { dirname, join, resolve } from 'node:path';
 
 const SRC = resolve(import.meta.dirname, '../../src');
 
-/** Static import and export-from specifiers of a module (dynamic `import()` calls are not followed). */
+/**
+ * Static import and export-from specifiers of a module that load at run time: `import type`
+ * is erased by the compiler, and dynamic `import()` calls are not followed.
+ */
 function staticImports(path: string): string[] {
   const text = readFileSync(path, 'utf8');
-  return [...text.matchAll(/^\s*(?:import|export)\s[^;]*?\sfrom\s+['"]([^'"]+)['"]/gm), ...text.matchAll(/^\s*import\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
+  return [...text.matchAll(/^\s*(?:import|export)\s(?!type\s)[^;]*?\sfrom\s+['"]([^'"]+)['"]/gm), ...text.matchAll(/^\s*import\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
 }
 
 function reachable(entry: string): { files: Set<string>; packages: Set<string> } {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { loadSnapshot } from '../../src/data/snapshot-index.js';
-import { pageSlice } from '../../src/data/page.js';
+import { pageBytes, type RowList, type Variant } from '../../src/data/page.js';
 import { ROW_KINDS } from '../../src/rows/schemas.js';
 import { SNAPSHOT_FORMAT } from '../../src/data/snapshot-format.js';
 import { sortRows, writeSnapshot } from '../../src/data/snapshot-writer.js';
@@ -33,6 +33,12 @@ async function rawSnapshot(t: TestContext, lines: string[]): Promise<string> {
   }));
   await writeFile(join(root, 'CURRENT'), 'v1\n');
   return root;
+}
+
+/** The first `n` rows of a list (all when it has fewer), as the request path gives them. */
+function pageSlice(list: RowList, variant: Variant, n: number): { bytes: Buffer; count: number } {
+  const count = Math.min(n, list.length);
+  return { bytes: pageBytes(list, variant, 0, count), count };
 }
 
 const base = fixtureRows().filings.sort((a, b) => b.filed_at.localeCompare(a.filed_at))[0]!;
@@ -78,6 +84,26 @@ test('page slices of different sizes in turn each hold exactly their rows (the l
   }
 });
 
+test('a ticker listed by rows of two companies gets one list of both, in order, which pages and cursors walk whole', async (t) => {
+  // Filings order: filed_at descending. X is the only ticker of one company and the second ticker of another.
+  const row = (i: number, tickers: string[]) => JSON.stringify({
+    ...base, ticker: tickers[0], tickers, accession_no: `0000320193-25-00000${i}`, filed_at: `2025-04-0${9 - i}`, accepted_at: null,
+  });
+  const root = await rawSnapshot(t, [row(1, ['X']), row(2, ['Y', 'X']), row(3, ['X']), row(4, ['Y', 'X']), row(5, ['Z'])]);
+  const snapshot = await loadSnapshot(root);
+  const x = snapshot.list('filings', 'X');
+  assert.equal(x.length, 4);
+  assert.equal(x.contiguous, false, 'rows of two groups are apart in the layout');
+  const accessions = (list: RowList, from: number, n: number) =>
+    JSON.parse(`[${pageBytes(list, 'full', from, n).toString()}]`).map((r: { accession_no: string }) => r.accession_no.slice(-1));
+  assert.deepEqual(accessions(x, 0, 4), ['1', '2', '3', '4']);
+  assert.deepEqual(accessions(x, 1, 2), ['2', '3']);
+  assert.deepEqual(accessions(snapshot.list('filings', 'Y'), 0, 2), ['2', '4']);
+  assert.equal(snapshot.list('filings', 'Y').contiguous, true, 'one group is one slice');
+  assert.deepEqual(accessions(snapshot.list('filings', null), 0, 5), ['1', '2', '3', '4', '5'], 'the overview keeps file order');
+  assert.equal(snapshot.list('filings', 'NONE').length, 0);
+});
+
 test('a row is listed under every ticker of its tickers array, and under ticker when it has none', async (t) => {
   const root = await mkdtemp(join(tmpdir(), 'eqf-index-'));
   t.after(() => rm(root, { recursive: true, force: true }));
@@ -86,7 +112,7 @@ test('a row is listed under every ticker of its tickers array, and under ticker 
   const rows = { reports: sortRows('reports', [alphabet, tsla!]) };
   await writeSnapshot({ root, version: 'v1', dataThrough: '2025-05-03', build: {}, rows: { ...Object.fromEntries(ROW_KINDS.map((k) => [k, []])), ...rows } as never });
   const snapshot = await loadSnapshot(root);
-  const companies = (key: string) => JSON.parse(`[${pageSlice(snapshot.list('reports', key), 'full', 10).bytes.toString()}]`).map((r: { company: string }) => r.company);
+  const companies = (key: string) => JSON.parse(`[${pageBytes(snapshot.list('reports', key), 'full', 0, snapshot.list('reports', key).length).toString()}]`).map((r: { company: string }) => r.company);
   assert.deepEqual(companies('GOOG'), ['Alphabet Inc.'], 'the second class finds the company');
   assert.deepEqual(companies('GOOGL'), ['Alphabet Inc.']);
   assert.deepEqual(companies('TSLA'), [tsla!.company], 'a row without tickers is found by ticker');

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
-import { request } from 'undici';
+import { Agent, request } from 'undici';
 import { writeSnapshot, sortRows } from '../../src/data/snapshot-writer.js';
 import { ROW_KINDS, type RowKind } from '../../src/rows/schemas.js';
 import { writeKeysFile } from '../../src/keys/keys-command.js';
@@ -54,6 +54,8 @@ export interface Harness {
   readonly keysFile: string;
   readonly clock: ManualClock;
   readonly logs: string[];
+  /** The harness's HTTP client connections (undici), closed before the server; pass it as `dispatcher`. */
+  readonly agent: Agent;
   /** Load sample the breaker reads; tests change it. */
   load: LoadSample;
   get(path: string, headers?: Record<string, string>, method?: string): Promise<Reply>;
@@ -83,14 +85,18 @@ export async function startHarness(t: TestContext, options: Partial<ListenOption
     ...options,
     breaker: { sample: () => harness.load, ...options.breaker },
   });
+  // The harness's own connections, closed before the server: a graceful stop leaves an idle
+  // keep-alive connection open a little while (its client may be sending), and tests need not wait.
+  const agent = new Agent();
   t.after(async () => {
+    await agent.close();
     await server.close();
     await rm(dir, { recursive: true, force: true });
   });
   Object.assign(harness, {
-    server, base: server.url, dir, snapshotsDir, keysFile, clock, logs,
+    server, base: server.url, dir, snapshotsDir, keysFile, clock, logs, agent,
     async get(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Reply> {
-      const response = await request(`${server.url}${path}`, { method: method as 'GET', headers });
+      const response = await request(`${server.url}${path}`, { method: method as 'GET', headers, dispatcher: agent });
       const text = await response.body.text();
       let json: unknown;
       try { json = text ? JSON.parse(text) : undefined; } catch { json = undefined; }

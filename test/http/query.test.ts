@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { ApiError } from '../../src/errors.js';
 import { ROUTES } from '../../src/routes.js';
 import { hasKeyInQuery, parseListQuery, quickListQuery, splitQuery, type ListQuery } from '../../src/http/params.js';
+import { encodeCursor } from '../../src/http/cursor.js';
 
 const LIST_ROUTES = ROUTES.filter((route) => route.target.kind === 'rows');
 
@@ -30,14 +31,17 @@ function quick(query: string, route: (typeof LIST_ROUTES)[number]): ListQuery | 
   return quickListQuery(url, route.path.length + 1, route);
 }
 
+/** A cursor that decodes (whether it fits a list is the rows step's question). */
+const VALID_CURSOR = encodeCursor('filings', 'AAPL', Buffer.from([0, 1, 2]), 1, 3);
+
 const segment = fc.oneof(
-  fc.constantFrom('limit', 'ticker', 'cik', 'Limit', 'TICKER', 'api_key', 'token', 'x', ''),
+  fc.constantFrom('limit', 'ticker', 'cik', 'cursor', 'Limit', 'TICKER', 'api_key', 'token', 'x', ''),
   fc.stringMatching(/^[a-z]{1,6}$/),
 ).chain((name) => fc.oneof(
   fc.constant(name),
   fc.tuple(fc.constant(name), fc.stringMatching(/^[0-9A-Za-z.\/%+=\-_ ]{0,14}$/)).map(([n, value]) => `${n}=${value}`),
   fc.tuple(fc.constant(name), fc.integer({ min: 0, max: 2_000_000_000 })).map(([n, value]) => `${n}=${value}`),
-  fc.tuple(fc.constant(name), fc.constantFrom('AAPL', 'BRK-B', 'brk.b', 'BRK/B', '0000320193', '320193', '%41APL', 'A+B', '05', '0', '')).map(([n, value]) => `${n}=${value}`),
+  fc.tuple(fc.constant(name), fc.constantFrom('AAPL', 'BRK-B', 'brk.b', 'BRK/B', '0000320193', '320193', '%41APL', 'A+B', '05', '0', '', VALID_CURSOR, `${VALID_CURSOR}x`, VALID_CURSOR.replace(/^./, 'B'))).map(([n, value]) => `${n}=${value}`),
 ));
 const queries = fc.array(segment, { maxLength: 4 }).map((segments) => segments.join('&'));
 
@@ -51,13 +55,15 @@ test('whatever the quick path reads, the general path reads the same, without an
 test('the usual queries take the quick path', () => {
   const filings = LIST_ROUTES.find((route) => route.path.endsWith('/filings'))!;
   const whales = LIST_ROUTES.find((route) => route.path.endsWith('/whales'))!;
-  assert.deepEqual(quick('ticker=AAPL&limit=20', filings), { limit: 20, key: 'AAPL' });
-  assert.deepEqual(quick('limit=100', filings), { limit: 100, key: null });
-  assert.deepEqual(quick('limit=05&ticker=BRK-B', filings), { limit: 5, key: 'BRK-B' });
-  assert.deepEqual(quick('', filings), { limit: 20, key: null });
-  assert.deepEqual(quick('&ticker=X&', filings), { limit: 20, key: 'X' }, 'empty segments are skipped, as splitQuery does');
+  assert.deepEqual(quick('ticker=AAPL&limit=20', filings), { limit: 20, key: 'AAPL', cursor: null });
+  assert.deepEqual(quick('limit=100', filings), { limit: 100, key: null, cursor: null });
+  assert.deepEqual(quick('limit=05&ticker=BRK-B', filings), { limit: 5, key: 'BRK-B', cursor: null });
+  assert.deepEqual(quick('', filings), { limit: 20, key: null, cursor: null });
+  assert.deepEqual(quick('&ticker=X&', filings), { limit: 20, key: 'X', cursor: null }, 'empty segments are skipped, as splitQuery does');
   for (const other of ['ticker=aapl', 'ticker=BRK.B', 'ticker=%41', 'limit=0', 'limit=1&limit=2', 'cik=1', 'api_key=x', 'limit=1234567890']) {
     assert.equal(quick(other, filings), undefined, `${other} is left to the general path`);
   }
   assert.equal(quick('cik=320193', whales), undefined, 'cik is left to the general path');
+  const read = quick(`ticker=AAPL&cursor=${VALID_CURSOR}`, filings);
+  assert.equal(read?.cursor?.listKey, 'AAPL', 'a cursor that decodes takes the quick path too');
 });

@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { startHarness, withKey, KEYS } from '../helpers/harness.js';
 import { ERRORS } from '../../src/errors.js';
+import { exchange, jsonBody } from '../helpers/raw-http.js';
+import { PreparedBody } from '../../src/http/respond.js';
 
 const INSIDERS = '/api/v1/finance/insiders';
 
@@ -16,7 +18,9 @@ function assertError(reply: { status: number; json: any; headers: Record<string,
   assert.equal(typeof reply.json.detail, 'string');
   assert.match(reply.json.license, /public domain/);
   assert.equal(reply.headers['content-type'], 'application/json; charset=utf-8');
+  assert.equal(reply.headers['x-content-type-options'], 'nosniff');
   assert.ok(reply.headers['x-request-id']);
+  assert.equal(reply.headers['www-authenticate'], status === 401 ? 'Bearer' : undefined, 'a 401, and only a 401, names the Bearer scheme');
 }
 
 test('unknown paths, a trailing slash and the bare prefix are 404 not_found', async (t) => {
@@ -28,7 +32,28 @@ test('unknown paths, a trailing slash and the bare prefix are 404 not_found', as
     assertError(await h.get(path, withKey(KEYS.signal)), 404, 'not_found');
   }
   const reply = await h.get('/api/v1/nope?ticker=AAPL', withKey(KEYS.signal));
-  assert.equal(reply.json.detail, 'No such path: /api/v1/nope');
+  assert.equal(reply.json.detail, 'No such path: "/api/v1/nope"');
+});
+
+test('details quote client input JSON-escaped, at most 100 characters, and never a key: in the path, a parameter name or value', async (t) => {
+  const h = await startHarness(t);
+  const minted = 'eqf_O4fTdfnqXNNdQMMAlCyNfYImM75IxpsU3jZ1Yj';
+  const detail = async (path: string): Promise<string> => (await h.get(path, withKey(KEYS.signal))).json.detail;
+  // A key of the table (not of the minted shape), a minted-shape key, percent-encoded, and cut in two by the limit.
+  for (const path of [`/api/v1/${KEYS.founders}`, `/${minted}`, `/api/v1/x/${encodeURIComponent(KEYS.founders).replace(/-/g, '%2D')}`,
+    `/${'a'.repeat(80)}/${minted}`, `${INSIDERS}?${minted}=1`, `${INSIDERS}?ticker=${KEYS.founders}`, `${INSIDERS}?limit=${minted}`,
+    `/api/v1/openapi.json?${minted}`]) {
+    const text = await detail(path);
+    assert.doesNotMatch(text, new RegExp(`${KEYS.founders}|eqf_O4fT|O4fTdfnq`), path);
+    assert.match(text, /not shown: it holds an API key/, path);
+  }
+  const long = await detail(`/${'b'.repeat(300)}`);
+  assert.equal(long, `No such path: "/${'b'.repeat(98)}…"`, 'cut to 100 characters');
+  // Through a raw socket: a client library would percent-encode these.
+  const { responses } = await exchange(h.base, 'GET /api/v1/x"y\\z HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+  assert.equal(jsonBody(responses[0]!)?.detail, 'No such path: "/api/v1/x\\"y\\\\z"', 'quotes and backslashes JSON-escaped inside the quote');
+  assert.match(await detail(`${INSIDERS}?ticker=${'c'.repeat(500)}`), /^ticker must be .*, got "c{99}…"$/);
+  assert.match(await detail(`${INSIDERS}?${'n'.repeat(500)}=1`), /^unknown query parameter "n{99}…"/);
 });
 
 test('a known path with another method is 405 with Allow: GET, HEAD', async (t) => {
@@ -187,6 +212,17 @@ test('order of checks: route before key, key before parameters, 400 after the li
   assert.equal(bad.headers['x-ratelimit-remaining-minute'], '59', 'a 400 consumed a token and carries the headers');
 });
 
+test('every response says X-Content-Type-Options: nosniff: success, error, HEAD, health and the document', async (t) => {
+  const h = await startHarness(t);
+  for (const [path, method] of [[INSIDERS, 'GET'], [INSIDERS, 'HEAD'], ['/healthz', 'GET'], ['/readyz', 'GET'], ['/api/v1/openapi.json', 'GET'], ['/api/v1/meta', 'GET']] as const) {
+    const reply = await h.get(path, withKey(KEYS.signal), method);
+    assert.equal(reply.status, 200, path);
+    assert.equal(reply.headers['x-content-type-options'], 'nosniff', `${method} ${path}`);
+    assert.equal(reply.headers['www-authenticate'], undefined);
+  }
+  assert.equal((await h.get('/nope')).headers['x-content-type-options'], 'nosniff');
+});
+
 test('authenticated responses carry Cache-Control private, no-cache, Vary and X-Snapshot-Version', async (t) => {
   const h = await startHarness(t);
   const reply = await h.get(INSIDERS, withKey(KEYS.signal));
@@ -217,13 +253,33 @@ test('bodies over 1 KiB are compressed with br or gzip when accepted, never when
   const plain = await h.get('/api/v1/finance/filings?limit=20', withKey(KEYS.founders));
   assert.equal(plain.headers['content-encoding'], undefined);
   for (const [accept, encoding, decode] of [['gzip', 'gzip', gunzipSync], ['gzip;q=0.5, br', 'br', brotliDecompressSync], ['br;q=0, gzip', 'gzip', gunzipSync]] as const) {
-    const response = await request(`${h.base}/api/v1/finance/filings?limit=20`, { headers: { ...withKey(KEYS.founders), 'accept-encoding': accept } });
+    const response = await request(`${h.base}/api/v1/finance/filings?limit=20`, { headers: { ...withKey(KEYS.founders), 'accept-encoding': accept }, dispatcher: h.agent });
     assert.equal(response.headers['content-encoding'], encoding);
     const body = JSON.parse(decode(Buffer.from(await response.body.arrayBuffer())).toString('utf8'));
     assert.equal(body.count, 20);
   }
   const small = await h.get('/healthz', { 'accept-encoding': 'gzip' });
   assert.equal(small.headers['content-encoding'], undefined);
+});
+
+test('the OpenAPI document is compressed once per encoding, not per request', async (t) => {
+  const h = await startHarness(t);
+  const { request } = await import('undici');
+  const { brotliDecompressSync, gunzipSync } = await import('node:zlib');
+  const plain = await h.get('/api/v1/openapi.json');
+  for (const [encoding, decode] of [['br', brotliDecompressSync], ['gzip', gunzipSync]] as const) {
+    const bodies = await Promise.all([1, 2, 3].map(async () => {
+      const response = await request(`${h.base}/api/v1/openapi.json`, { headers: { 'accept-encoding': encoding }, dispatcher: h.agent });
+      assert.equal(response.headers['content-encoding'], encoding);
+      return Buffer.from(await response.body.arrayBuffer());
+    }));
+    assert.equal(decode(bodies[0]!).toString('utf8'), plain.text);
+    assert.ok(bodies.every((body) => body.equals(bodies[0]!)));
+  }
+  // The mechanism: the prepared body hands out the one buffer it compressed.
+  const prepared = new PreparedBody(plain.text);
+  assert.equal(prepared.encoded('br'), prepared.encoded('br'));
+  assert.equal(prepared.encoded('gzip'), prepared.encoded('gzip'));
 });
 
 test('a request Node cannot parse gets the error envelope: 400, or 431 for oversized headers', async (t) => {

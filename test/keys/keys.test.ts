@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { BASE62, isWellFormedKey, mintKey, toBase62 } from '../../src/keys/mint.js';
-import { hashKey, parseKeysFile } from '../../src/keys/keys-file.js';
+import { hashKey, parseKeysFile, readKeysFile } from '../../src/keys/keys-file.js';
+import { locateJsonError } from '../../src/json-error.js';
+import fc from 'fast-check';
 import { runKeysCommand } from '../../src/keys/keys-command.js';
 
 function io() {
@@ -73,6 +75,39 @@ test('keys commands refuse bad usage (exit 2) and a broken file (exit 1) without
   assert.equal(await runKeysCommand(['add', '--file', file, '--plan', 'signal', '--account', 'x'], broken.io), 1);
   assert.match(broken.err.join(''), /keys\[0\]: sha256 must be/);
   assert.equal(await readFile(file, 'utf8'), '{"format":"equity-facts-keys/1","keys":[{"id":"a"}]}');
+});
+
+test('a keys file that is not JSON is refused naming the file, line and column, on every Node version', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'eqf-keys-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const file = join(dir, 'keys.json');
+  const cases: [string, string][] = [
+    ['{\n  "format": "equity-facts-keys/1",\n  "keys": [\n    { "id": "k_1", },\n  ]\n}\n', 'line 4, column 20: unexpected "}"'],
+    ['{\n  "format": "equity-facts-keys/1"\n  "keys": []\n}', 'line 3, column 3: unexpected "\\""'],
+    ['{"format": "equity-facts-keys/1", "keys": [', 'line 1, column 44: unexpected end of text'],
+  ];
+  for (const [text, where] of cases) {
+    await writeFile(file, text);
+    await assert.rejects(readKeysFile(file), (error: Error) => {
+      assert.equal(error.name, 'KeysFileError');
+      assert.equal(error.message, `${file}: not JSON: ${where}`);
+      return true;
+    });
+  }
+  const listed = io();
+  assert.equal(await runKeysCommand(['list', '--file', file], listed.io), 1);
+  assert.match(listed.err.join(''), /not JSON: line 1, column 44/);
+});
+
+test('the JSON error locator agrees with JSON.parse on any text, and points inside it', () => {
+  fc.assert(fc.property(fc.oneof(fc.json(), fc.string(), fc.json().map((json) => json.slice(0, -1)), fc.json().chain((json) =>
+    fc.tuple(fc.nat(json.length), fc.constantFrom(',', '}', ']', '"', ':', 'x', '\n')).map(([at, c]) => `${json.slice(0, at)}${c}${json.slice(at)}`))), (text) => {
+    let valid = true;
+    try { JSON.parse(text); } catch { valid = false; }
+    const place = locateJsonError(text);
+    assert.equal(place === undefined, valid, JSON.stringify(text));
+    if (place) assert.ok(place.line >= 1 && place.line <= text.split('\n').length && place.column >= 1);
+  }), { numRuns: 3000 });
 });
 
 test('the keys file refuses duplicate ids and duplicate hashes', () => {

@@ -64,30 +64,70 @@ describe('derived from the plan table', () => {
 });
 
 describe('derived from the route table', () => {
-  test('every route is a GET operation with its operationId, and nothing else is', () => {
+  test('every route is a GET and a HEAD operation (and an OPTIONS preflight under /api/v1), and nothing else is', () => {
     assert.deepEqual(Object.keys(doc.paths).sort(), ROUTES.map((route) => route.path).sort());
+    const ids = new Set<string>();
     for (const route of ROUTES) {
-      assert.deepEqual(Object.keys(doc.paths[route.path]), ['get']);
+      assert.deepEqual(Object.keys(doc.paths[route.path]), route.underApi ? ['get', 'head', 'options'] : ['get', 'head'], route.path);
       assert.equal(get(route).operationId, route.operationId);
       assert.equal(get(route).summary, route.summary);
       assert.ok(get(route).description.startsWith(route.description));
+      const head = doc.paths[route.path].head;
+      assert.deepEqual(Object.keys(head.responses), Object.keys(get(route).responses), `${route.path}: HEAD answers what GET answers`);
+      for (const [status, response] of Object.entries(head.responses as Record<string, Json>)) {
+        assert.equal(response.$ref, undefined, `${route.path} HEAD ${status} is inline`);
+        assert.equal(response.content, undefined, `${route.path} HEAD ${status} has no body`);
+        assert.deepEqual(response.headers, deref(get(route).responses[status]).headers, `${route.path} HEAD ${status} headers`);
+      }
+      for (const method of Object.keys(doc.paths[route.path])) ids.add(doc.paths[route.path][method].operationId);
     }
+    assert.equal(ids.size, ROUTES.reduce((n, route) => n + (route.underApi ? 3 : 2), 0), 'operationIds are unique');
   });
 
-  test('every parameter is in the query with the schema and bounds of the parameter table', () => {
+  test('every parameter of the parameter table is in the query; conditional operations take If-None-Match; docs files a path name', () => {
     for (const route of ROUTES) {
       const parameters: Json[] = get(route).parameters ?? [];
-      assert.deepEqual(parameters.map((p) => p.name), [...route.params], route.path);
-      for (const p of parameters) {
-        assert.equal(p.in, 'query');
+      assert.deepEqual(parameters.filter((p) => p.in === 'query').map((p) => p.name), [...route.params], route.path);
+      for (const p of parameters.filter((p) => p.in === 'query')) {
         assert.equal(p.required, false);
         assert.deepEqual(p.schema, PARAMS[p.name as keyof typeof PARAMS].schema);
       }
+      const conditional = ['rows', 'openapi', 'docs', 'docsAsset'].includes(route.target.kind);
+      assert.equal(parameters.some((p) => p.in === 'header' && p.name === 'If-None-Match'), conditional, route.path);
     }
     const whales = doc.paths['/api/v1/finance/whales'].get.parameters as Json[];
     assert.deepEqual(whales.find((p) => p.name === 'cik')!.schema.maxLength, 20);
     const limit = doc.paths['/api/v1/finance/reports'].get.parameters.find((p: Json) => p.name === 'limit');
     assert.equal(limit.schema.minimum, 1);
+    const cursor = doc.paths['/api/v1/finance/filings'].get.parameters.find((p: Json) => p.name === 'cursor');
+    assert.equal(cursor.schema.maxLength, 512);
+    assert.match(cursor.description, /Link/);
+    assert.deepEqual(doc.paths['/docs/{asset}'].get.parameters[0], { ...doc.paths['/docs/{asset}'].get.parameters[0], name: 'asset', in: 'path', required: true });
+  });
+
+  test('list pages document Link and ETag on 200 and a 304 that carries the rate-limit fields; the document a strong ETag', () => {
+    for (const route of ROUTES.filter((r) => r.target.kind === 'rows')) {
+      const responses = get(route).responses;
+      assert.ok(headerOf(responses['200'], 'Link'), route.path);
+      assert.ok(headerOf(responses['200'], 'ETag'));
+      assert.equal(headerOf(responses['304'], 'ETag')?.required, true);
+      assert.equal(headerOf(responses['304'], 'X-RateLimit-Remaining-Minute')?.required, true);
+      assert.equal(responses['304'].content, undefined);
+    }
+    assert.ok(headerOf(doc.paths['/api/v1/openapi.json'].get.responses['200'], 'ETag'));
+    assert.ok(doc.paths['/api/v1/openapi.json'].get.responses['304']);
+  });
+
+  test('CORS: responses under /api/v1 allow any origin; each path there has a preflight 204 and a 405 with Allow', () => {
+    for (const route of ROUTES.filter((r) => r.underApi)) {
+      assert.equal(headerOf(get(route).responses['200'], 'Access-Control-Allow-Origin')?.schema.const, '*');
+      const options = doc.paths[route.path].options;
+      assert.deepEqual(options.security, []);
+      assert.ok(headerOf(options.responses['204'], 'Access-Control-Allow-Methods'));
+      assert.deepEqual(errorEnum(options.responses['405']), ['method_not_allowed']);
+      assert.equal(headerOf(options.responses['405'], 'Allow')?.schema.const, 'GET, HEAD');
+    }
+    assert.deepEqual(errorEnum(doc.paths['/docs/{asset}'].get.responses['404']), ['not_found']);
   });
 
   test('security: either scheme authenticates; the document itself and the probes need none', () => {
@@ -100,33 +140,46 @@ describe('derived from the route table', () => {
 });
 
 describe('derived from the error table', () => {
-  const codesOf = (status: number): ErrorCode[] =>
-    ERROR_CODES.filter((c) => ERRORS[c].status === status && !PARSER_ERROR_CODES.includes(c));
+  const codesOf = (status: number): ErrorCode[] => ERROR_CODES.filter((c) => ERRORS[c].status === status);
+  const parserStatuses = [...new Set(PARSER_ERROR_CODES.map((c) => ERRORS[c].status))];
+  const statuses = (...own: number[]): string[] => [...new Set([...own, ...parserStatuses])].sort((a, b) => a - b).map(String);
 
-  test('authenticated routes answer 400, 401, 402, 403, 500, 503, and 429 where a request takes a token', () => {
+  test('authenticated routes answer 400, 401, 402, 403, 500, 503, 429 where a request takes a token, and the parser refusals', () => {
     for (const route of authenticated) {
-      const expected = ['200', '400', '401', '402', '403', ...(route.countsAgainstLimits ? ['429'] : []), '500', '503'];
+      const expected = ['200', ...(route.target.kind === 'rows' ? ['304'] : []),
+        ...statuses(400, 401, 402, 403, ...(route.countsAgainstLimits ? [429] : []), 500, 503)];
       assert.deepEqual(Object.keys(get(route).responses), expected, route.path);
     }
   });
 
-  test('the document answers 200, 400 (a parameter it does not list), 500, 503; /healthz 200; /readyz 200 and 503', () => {
-    assert.deepEqual(Object.keys(doc.paths['/api/v1/openapi.json'].get.responses), ['200', '400', '500', '503']);
+  test('the document answers 200, 304, 400, 500, 503; /healthz 200; /readyz 200 and 503; a docs file 404; all the parser refusals', () => {
+    assert.deepEqual(Object.keys(doc.paths['/api/v1/openapi.json'].get.responses), ['200', '304', ...statuses(400, 500, 503)]);
     for (const name of RATE_LIMIT_HEADERS) assert.equal(headerOf(doc.paths['/api/v1/openapi.json'].get.responses['400'], name), undefined, name);
-    assert.deepEqual(Object.keys(doc.paths['/healthz'].get.responses), ['200']);
-    assert.deepEqual(Object.keys(doc.paths['/readyz'].get.responses), ['200', '503']);
+    assert.deepEqual(Object.keys(doc.paths['/healthz'].get.responses), ['200', ...statuses()]);
+    assert.deepEqual(Object.keys(doc.paths['/readyz'].get.responses), ['200', ...statuses(503)]);
+    assert.deepEqual(Object.keys(doc.paths['/docs/{asset}'].get.responses), ['200', '304', ...statuses(404)]);
   });
 
-  test('each error status lists exactly the codes of the error table with that status', () => {
-    for (const route of ROUTES) {
-      for (const [status, response] of Object.entries(get(route).responses as Record<string, Json>)) {
-        if (status === '200') continue;
-        assert.deepEqual(errorEnum(response), codesOf(Number(status)), `${route.path} ${status}`);
+  test('each error status lists exactly the codes of the error table with that status, and every code is in some response', () => {
+    const listed = new Set<string>();
+    for (const path of Object.values(doc.paths as Record<string, Record<string, Json>>)) {
+      for (const op of Object.values(path)) {
+        for (const [status, response] of Object.entries(op.responses as Record<string, Json>)) {
+          if (Number(status) < 400 || op.operationId.startsWith('head')) continue;
+          assert.deepEqual(errorEnum(response), codesOf(Number(status)), `${op.operationId} ${status}`);
+          for (const c of errorEnum(response)) listed.add(c);
+        }
       }
     }
+    assert.deepEqual([...listed].sort(), [...ERROR_CODES].sort());
     const insiders = doc.paths['/api/v1/finance/insiders'].get.responses;
     assert.deepEqual(errorEnum(insiders['403']), ['account_unavailable', 'api_not_available_on_plan']);
     assert.deepEqual(errorEnum(insiders['429']), ['rate_limited_minute', 'rate_limited_day']);
+    assert.deepEqual(errorEnum(insiders['400']), codesOf(400));
+  });
+
+  test('SuccessEnvelope rows are objects with additional properties, so generators do not type them as empty records', () => {
+    assert.deepEqual(doc.components.schemas.SuccessEnvelope.properties.data.items, { type: 'object', additionalProperties: true });
   });
 
   test('ErrorEnvelope lists every code, and every code is documented in the error table of the description', () => {
@@ -137,11 +190,12 @@ describe('derived from the error table', () => {
     assert.ok(doc.info.description.includes('Allow: GET, HEAD'));
   });
 
-  test('rate-limit headers on 200, 400 and 429 of counted routes and on meta 200 and 400; none on 401, 402, 403', () => {
+  test('rate-limit headers on 200 and 429 of counted routes and on meta 200; on 400 too, not required (a parser 400 has none); none on 401, 402, 403', () => {
     for (const route of authenticated) {
-      for (const status of ['200', '400', '429'].filter((s) => s !== '429' || route.countsAgainstLimits)) {
+      for (const status of ['200', '429'].filter((s) => s !== '429' || route.countsAgainstLimits)) {
         for (const name of RATE_LIMIT_HEADERS) assert.equal(headerOf(get(route).responses[status], name)?.required, true, `${route.path} ${status} ${name}`);
       }
+      for (const name of RATE_LIMIT_HEADERS) assert.equal(headerOf(get(route).responses['400'], name)?.required, false, `${route.path} 400 ${name}`);
     }
     for (const route of authenticated) {
       for (const status of ['401', '402', '403', '500', '503']) {
@@ -153,6 +207,7 @@ describe('derived from the error table', () => {
   test('Retry-After on 429 and 503 only; X-Request-Id on every response', () => {
     for (const route of ROUTES) {
       for (const [status, response] of Object.entries(get(route).responses as Record<string, Json>)) {
+        if (status === '304') continue;
         const retryAfter = status === '429' || status === '503';
         assert.equal(headerOf(response, 'Retry-After')?.required, retryAfter ? true : undefined, `${route.path} ${status}`);
         assert.equal(headerOf(response, 'X-Request-Id')?.required, true);

@@ -61,7 +61,8 @@ describe('createResponseValidator on the built document', () => {
 
   test('probes: /healthz and /readyz bodies are their own small objects', () => {
     assert.equal(validator.validate('/healthz', 200, { ok: true, status: 'live' }), null);
-    assert.equal(validator.validate('/readyz', 200, { ok: true, status: 'ready', snapshot_version: '2026-11-02' }), null);
+    assert.equal(validator.validate('/readyz', 200, { ok: true, status: 'ready', snapshot_version: '2026-11-02', limits: { store: 'redis', mode: 'fallback_local' } }), null);
+    assert.notEqual(validator.validate('/readyz', 200, { ok: true, status: 'ready', snapshot_version: '2026-11-02', limits: { store: 'redis', mode: 'down' } }), null);
     assert.notEqual(validator.validate('/readyz', 200, { ok: true, status: 'ready' }), null);
   });
 

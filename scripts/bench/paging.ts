@@ -1,0 +1,146 @@
+/**
+ * `npm run bench:paging -- --snapshot DIR [--rounds 3] [--seconds 5] [--tickers 50]`: the
+ * pagination and conditional-request targets of issue 13, measured in one run:
+ *
+ * - first: the first page (`limit=20`) of the busiest tickers' filings lists;
+ * - deep: a page of the same size near the end of each of those lists (reached with a cursor);
+ * - 304: the first pages again with `If-None-Match` of their ETags;
+ * - overview: the first page and a deep page of the filings overview (every filing).
+ *
+ * Rounds alternate the cases against one server, so each ratio compares figures of the same
+ * run. Targets: deep/first ≥ 0.9, 304/first ≥ 1.0. Beside req/s it reports the server's CPU time
+ * per request (user + system, from /proc), which a machine shared with other work disturbs less
+ * than req/s. DIR is a gen-snapshot output folder
+ * (`npm run gen-snapshot -- --out DIR ...`, or bench-out/snap-… of `npm run bench`): its
+ * snapshots/, keys.json, keys.txt and tickers.txt are used. Needs wrk; load only goes to
+ * 127.0.0.1. Prints a Markdown table.
+ */
+import { readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { BENCH_DIR, hasWrk, runWrk, startServer, type WrkResult } from './processes.js';
+
+const ROOT = resolve(BENCH_DIR, '../..');
+const { values: flags } = parseArgs({
+  options: { snapshot: { type: 'string' }, rounds: { type: 'string' }, seconds: { type: 'string' }, tickers: { type: 'string' } },
+  strict: true,
+});
+
+const PAGE = 20;
+const CONNECTIONS = 50;
+
+/** One request of a case: its path and, for 304s, the ETag to send. */
+interface Request { path: string; etag?: string }
+
+async function main(): Promise<number> {
+  if (!flags.snapshot) {
+    process.stderr.write('usage: paging.ts --snapshot DIR [--rounds N] [--seconds S] [--tickers N]\n');
+    return 2;
+  }
+  if (!hasWrk()) {
+    process.stderr.write('bench:paging needs wrk: sudo apt-get update && sudo apt-get install -y wrk\n');
+    return 1;
+  }
+  const dir = resolve(flags.snapshot);
+  const rounds = Number(flags.rounds ?? 3);
+  const seconds = Number(flags.seconds ?? 5);
+  const keys = (await readFile(join(dir, 'keys.txt'), 'utf8')).trim().split('\n');
+  const tickers = (await readFile(join(dir, 'tickers.txt'), 'utf8')).trim().split('\n').map((line) => line.split(' '))
+    .filter(([, n]) => Number(n) >= 2 * PAGE).slice(0, Number(flags.tickers ?? 50)).map(([ticker]) => ticker!);
+  const api = await startServer([join(ROOT, 'dist/cli/main.js'), 'serve', '--port', '0', '--host', '127.0.0.1',
+    '--snapshots', join(dir, 'snapshots'), '--keys', join(dir, 'keys.json')], 300_000);
+  const work = await mkdtemp(join(tmpdir(), 'eqf-paging-'));
+  try {
+    let k = 0;
+    const get = async (path: string): Promise<Response> => {
+      const response = await fetch(`${api.url}${path}`, { headers: { 'X-API-Key': keys[k++ % keys.length]!, 'Accept-Encoding': 'identity' } });
+      if (response.status !== 200) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+      await response.arrayBuffer();
+      return response;
+    };
+    /** The path of a page of `PAGE` rows near the end of a list, found by walking it in pages of 200. */
+    const deepPath = async (base: string): Promise<string> => {
+      let cursor: string | undefined;
+      let previous: string | undefined;
+      for (;;) {
+        const link = (await get(`${base}&limit=200${cursor ? `&cursor=${cursor}` : ''}`)).headers.get('link');
+        if (link === null) break;
+        previous = cursor;
+        cursor = /cursor=([A-Za-z0-9_-]+)>/.exec(link)![1]!;
+      }
+      const at = previous ?? cursor;
+      if (at === undefined) throw new Error(`${base}: a list of one page`);
+      return `${base}&limit=${PAGE}&cursor=${at}`;
+    };
+    const cases: Record<string, Request[]> = { first: [], deep: [], '304': [], 'overview first': [], 'overview deep': [] };
+    for (const ticker of tickers) {
+      const first = `/api/v1/finance/filings?ticker=${ticker}&limit=${PAGE}`;
+      const etag = (await get(first)).headers.get('etag')!;
+      cases.first!.push({ path: first });
+      cases['304']!.push({ path: first, etag });
+      cases.deep!.push({ path: await deepPath(`/api/v1/finance/filings?ticker=${ticker}`) });
+    }
+    // The overview is long: jump near its end with the cursor of the last page of the busiest ticker's filings.
+    cases['overview first']!.push({ path: `/api/v1/finance/filings?limit=${PAGE}` });
+    let overview = `/api/v1/finance/filings?limit=200`;
+    for (let i = 0; i < 30; i++) {
+      const link = (await get(overview)).headers.get('link');
+      if (link === null) break;
+      overview = `/api/v1/finance/filings?limit=200&cursor=${/cursor=([A-Za-z0-9_-]+)>/.exec(link)![1]!}`;
+    }
+    cases['overview deep']!.push({ path: overview.replace('limit=200', `limit=${PAGE}`) });
+
+    const files: Record<string, string> = {};
+    for (const [name, requests] of Object.entries(cases)) {
+      files[name] = join(work, `${name.replace(/\W/g, '-')}.txt`);
+      await writeFile(files[name]!, requests.map((r) => `${r.path}${r.etag ? `\t${r.etag}` : ''}\n`).join(''));
+    }
+    const keysText = join(dir, 'keys.txt');
+    const results: Record<string, WrkResult[]> = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
+    const cpuUs: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
+    /** CPU time of the server process so far, µs (fields 14 and 15 of /proc/PID/stat, in clock ticks of 10 ms). */
+    const serverCpuUs = (): number => {
+      const fields = readFileSync(`/proc/${api.child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return (Number(fields[11]) + Number(fields[12])) * 10_000;
+    };
+    for (const name of Object.keys(cases)) await runWrk({ url: api.url, path: '/', keysText, requestsFile: files[name]! }, CONNECTIONS, 2); // warm-up
+    for (let round = 1; round <= rounds; round++) {
+      for (const name of Object.keys(cases)) {
+        const before = serverCpuUs();
+        const result = await runWrk({ url: api.url, path: '/', keysText, requestsFile: files[name]! }, CONNECTIONS, seconds);
+        const perRequest = (serverCpuUs() - before) / result.requests;
+        if (result.status > 0) throw new Error(`${name}: ${result.status} responses of status 400 or more`);
+        results[name]!.push(result);
+        cpuUs[name]!.push(perRequest);
+        process.stderr.write(`[paging] round ${round} ${name}: ${result.rps.toFixed(0)} req/s, p99 ${(result.p99_us / 1000).toFixed(2)} ms, ${perRequest.toFixed(1)} µs CPU/request\n`);
+      }
+    }
+    const median = (values: number[]): number => {
+      const sorted = [...values].sort((a, b) => a - b);
+      return sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
+    };
+    const rps = (name: string): number => median(results[name]!.map((r) => r.rps));
+    const p99 = (name: string): number => median(results[name]!.map((r) => r.p99_us)) / 1000;
+    const cpu = (name: string): string => median(cpuUs[name]!).toFixed(1);
+    const lines = [
+      `Paging bench: ${rounds} rounds × ${seconds} s per case, ${CONNECTIONS} connections, ${tickers.length} tickers, snapshot ${dir}`,
+      '',
+      '| case | req/s (median) | p99 ms | server CPU µs/request | req/s ratio | target |',
+      '|---|---|---|---|---|---|',
+      `| first page (ticker) | ${rps('first').toFixed(0)} | ${p99('first').toFixed(2)} | ${cpu('first')} | 1 | |`,
+      `| deep page (ticker) | ${rps('deep').toFixed(0)} | ${p99('deep').toFixed(2)} | ${cpu('deep')} | ${(rps('deep') / rps('first')).toFixed(3)} | ≥ 0.9 |`,
+      `| 304 of first page | ${rps('304').toFixed(0)} | ${p99('304').toFixed(2)} | ${cpu('304')} | ${(rps('304') / rps('first')).toFixed(3)} | ≥ 1.0 |`,
+      `| first page (overview) | ${rps('overview first').toFixed(0)} | ${p99('overview first').toFixed(2)} | ${cpu('overview first')} | | |`,
+      `| deep page (overview) | ${rps('overview deep').toFixed(0)} | ${p99('overview deep').toFixed(2)} | ${cpu('overview deep')} | ${(rps('overview deep') / rps('overview first')).toFixed(3)} | ≥ 0.9 |`,
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+    return 0;
+  } finally {
+    await api.stop();
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+process.exitCode = await main();

@@ -1,0 +1,193 @@
+/**
+ * The access log (decisions §12): one JSON line per response with `time`, `request_id`,
+ * `method`, `path`, the recognised parameters, `status`, `error`, `bytes`, `duration_ms`,
+ * `key_id`, `plan`, `remote`. Never a key, never a header value, never an unrecognised query
+ * parameter: the query enters the line only as the values that passed the parameter checks
+ * (a ticker, a CIK, a limit), and a path no route knows is cut where a segment could hold a key.
+ */
+import { closeSync, openSync, writeSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import type { ErrorCode } from '../errors.js';
+import { ROUTES } from '../routes.js';
+import type { RequestNote, ResponseObserver } from './observer.js';
+
+/**
+ * Longest path segment written as it is for a path that matched no route: the longest segment of
+ * any route (`openapi.json`). A longer one may be a key pasted into the URL (a minted key is
+ * `eqf_` + 38 characters), so it is written as `…`.
+ */
+const MAX_UNROUTED_SEGMENT = Math.max(...ROUTES.flatMap((route) => route.path.split('/').map((segment) => segment.length)));
+/** Longest path written for a path that matched no route, in characters. */
+const MAX_UNROUTED_PATH = 100;
+
+/** `time` of the last line, and the millisecond it is for: lines in the same millisecond share it. */
+let timeMs = Number.NaN;
+let timeText = '';
+
+/**
+ * The log line of one response, without its newline. Built as text, field by field, in the order
+ * of decisions §12: every value is either the project's own (route paths, error codes, numbers,
+ * normalised tickers and CIKs) or passed through `JSON.stringify` (key ids and plans from the
+ * keys file, an unrouted path, the method and remote address), so the line is valid JSON
+ * whatever a client sent. About a quarter of the cost of stringifying an object.
+ *
+ * @param req - the request (method, URL, the socket's remote address; no header is read).
+ * @param note - what the pipeline learnt (see {@link RequestNote}).
+ * @param status - HTTP status sent.
+ * @param bytes - body bytes sent.
+ * @param error - the error code, for an error envelope.
+ * @param durationMs - handling time in ms (rounded to 0.001 ms).
+ */
+export function accessLogLine(req: IncomingMessage, note: RequestNote, status: number, bytes: number, error: ErrorCode | undefined, durationMs: number): string {
+  if (note.time !== timeMs) {
+    timeMs = note.time;
+    timeText = new Date(timeMs).toISOString();
+  }
+  const route = note.route;
+  const query = note.query;
+  let params = 'null';
+  if (query !== undefined && route !== undefined && route.params.length > 0) {
+    // limit is a whole number; key is a normalised ticker (A-Z 0-9 -) or a 10-digit CIK.
+    params = query.key === null ? `{"limit":${query.limit}}` : `{"limit":${query.limit},"${route.params.includes('cik') ? 'cik' : 'ticker'}":"${query.key}"}`;
+  }
+  const path = route !== undefined ? route.path : JSON.stringify(unroutedPath(req.url ?? '/')).slice(1, -1);
+  const remote = req.socket.remoteAddress;
+  return `{"time":"${timeText}","request_id":"${note.requestId}","method":${JSON.stringify(req.method ?? null)},"path":"${path}","params":${params},` +
+    `"status":${status},"error":${error === undefined ? 'null' : `"${error}"`},"bytes":${bytes},"duration_ms":${Math.round(durationMs * 1000) / 1000},` +
+    `"key_id":${note.keyId === undefined ? 'null' : JSON.stringify(note.keyId)},"plan":${note.plan === undefined ? 'null' : JSON.stringify(note.plan)},` +
+    `"remote":${remote === undefined ? 'null' : JSON.stringify(remote)}}`;
+}
+
+/** The path of a URL no route matched, without its query, long segments cut (see {@link MAX_UNROUTED_SEGMENT}). */
+export function unroutedPath(url: string): string {
+  const q = url.indexOf('?');
+  const path = (q === -1 ? url : url.slice(0, q)).slice(0, MAX_UNROUTED_PATH);
+  return path.split('/').map((segment) => (segment.length > MAX_UNROUTED_SEGMENT ? '…' : segment)).join('/');
+}
+
+/**
+ * An observer that writes each response's line to a sink.
+ *
+ * @param sink - receives one line without its newline (see {@link openAccessLog}).
+ */
+export function accessLogObserver(sink: (line: string) => void): ResponseObserver {
+  return {
+    responded(req, note, status, bytes, error, durationMs) {
+      sink(accessLogLine(req, note, status, bytes, error, durationMs));
+    },
+  };
+}
+
+/** An open access log: a sink for lines, written in batches. */
+export interface AccessLogFile {
+  /** Queues one line (newline added); written at the end of the event loop's turn. */
+  write(line: string): void;
+  /** Writes what is queued now. */
+  flush(): void;
+  /** Reopens the file (after logrotate moved it; SIGHUP). Does nothing for stdout. */
+  reopen(): void;
+  /** Writes what is queued and closes the file. */
+  close(): Promise<void>;
+}
+
+/**
+ * Largest write of queued lines to stdout: POSIX makes writes of up to PIPE_BUF (4096) bytes to a
+ * pipe atomic, so with `--workers` the lines of several processes sharing one stdout pipe never
+ * mix. A file is opened for appending and gets each batch in one write.
+ */
+const MAX_PIPE_WRITE_BYTES = 4096;
+
+/** Queued characters that make a batch worth writing at once (about 100 lines). */
+const FLUSH_CHARS = 32 * 1024;
+
+/** Longest a line waits in the queue, ms. */
+const FLUSH_DELAY_MS = 100;
+
+/**
+ * Opens `--access-log stdout|FILE` (`off` opens nothing). Lines are queued and written in
+ * batches, when 32 KiB are queued or 100 ms after the first line of a batch, with one
+ * synchronous write (a few µs, no thread-pool round trip): a write per response, or per turn of
+ * the event loop, cost over 10 % of filings req/s. A line thus reaches the file up to 100 ms
+ * after its response; {@link AccessLogFile.close} (SIGTERM) writes what is queued, a crash loses
+ * at most those 100 ms. A FILE is opened for appending, so several processes may share it, and
+ * reopened by {@link AccessLogFile.reopen} (after logrotate moved it).
+ *
+ * @param target - `stdout` or a file path.
+ * @param log - told once when stdout fails (its reader went away); the server goes on without the log.
+ * @throws the open error of FILE (e.g. EACCES, ENOENT), at once. A later write that fails (a
+ *   full disk) drops its lines and is logged once until a write succeeds again.
+ */
+export function openAccessLog(target: string, log: (line: string) => void = (line) => { process.stderr.write(`${line}\n`); }): AccessLogFile {
+  const toStdout = target === 'stdout';
+  // Opened now, so that a path that cannot be written stops the start, not a request.
+  let fd: number | undefined = toStdout ? undefined : openSync(target, 'a');
+  /** Whether the last write to FILE failed (logged once until one succeeds again). */
+  let failing = false;
+  // A reader that went away (\`serve | head\`, EPIPE) must not end the server: the log stops.
+  let broken = false;
+  if (toStdout) {
+    process.stdout.on('error', (error) => {
+      if (!broken) log(`access log: stdout failed (${error.message}); no more access log lines`);
+      broken = true;
+    });
+  }
+  let queue: string[] = [];
+  let queuedChars = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const flush = (): void => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (queue.length === 0) return;
+    const lines = queue;
+    queue = [];
+    queuedChars = 0;
+    if (broken) return;
+    if (!toStdout) {
+      try {
+        fd ??= openSync(target, 'a');
+        writeSync(fd, lines.join(''));
+        failing = false;
+      } catch (error) {
+        if (!failing) log(`access log: cannot write ${target} (${(error as Error).message}); its lines are dropped until it can`);
+        failing = true;
+      }
+      return;
+    }
+    let chunk = '';
+    let chunkBytes = 0;
+    for (const line of lines) {
+      const bytes = Buffer.byteLength(line);
+      if (chunkBytes + bytes > MAX_PIPE_WRITE_BYTES && chunk !== '') {
+        process.stdout.write(chunk);
+        chunk = '';
+        chunkBytes = 0;
+      }
+      chunk += line;
+      chunkBytes += bytes;
+    }
+    process.stdout.write(chunk);
+  };
+  return {
+    write(line) {
+      queue.push(`${line}\n`);
+      queuedChars += line.length + 1;
+      if (queuedChars >= FLUSH_CHARS) flush();
+      else if (timer === undefined) {
+        timer = setTimeout(flush, FLUSH_DELAY_MS);
+        timer.unref();
+      }
+    },
+    flush,
+    reopen() {
+      flush();
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
+    },
+    close() {
+      flush();
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
+      return Promise.resolve();
+    },
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * The operators' eyes of one handler, built from its options (decisions §12): the access log
+ * and the metrics behind one responder hook. With neither configured there is no hook, the
+ * pipeline makes no notes, and the request path pays nothing for them.
+ */
+import type { SentHook } from '../http/respond.js';
+import { accessLogObserver } from './access-log.js';
+import { openMetrics, type Metrics, type MetricsSources } from './metrics.js';
+import { combineObservers, NOTE, type NotedResponse, type ResponseObserver } from './observer.js';
+
+/** What {@link createEyes} builds. */
+export interface Eyes {
+  /** Whether the pipeline should make a note per request (some observer is configured). */
+  readonly observing: boolean;
+  /** The responder's hook, or undefined when nothing observes. */
+  readonly onSent: SentHook | undefined;
+  /** Loads `prom-client` and registers the metrics when they are on; undefined when they are off. */
+  openMetrics(sources: MetricsSources): Promise<void> | undefined;
+  /** The metrics, once opened. */
+  metrics(): Metrics | undefined;
+  close(): void;
+}
+
+/**
+ * @param accessLog - the access log's line sink, if any.
+ * @param metricsOn - whether to keep metrics.
+ */
+export function createEyes(accessLog: ((line: string) => void) | undefined, metricsOn: boolean): Eyes {
+  let observer: ResponseObserver | undefined = accessLog ? accessLogObserver(accessLog) : undefined;
+  let metrics: Metrics | undefined;
+  const observing = accessLog !== undefined || metricsOn;
+  const onSent: SentHook = (req, res, status, bytes, error) => {
+    const note = (res as NotedResponse)[NOTE];
+    if (note !== undefined && observer !== undefined) observer.responded(req, note, status, bytes, error, performance.now() - note.startedAt);
+  };
+  return {
+    observing,
+    onSent: observing ? onSent : undefined,
+    openMetrics(sources) {
+      if (!metricsOn) return undefined;
+      return openMetrics(sources).then((opened) => {
+        metrics = opened;
+        observer = combineObservers([observer, opened.observer]);
+      });
+    },
+    metrics: () => metrics,
+    close() {
+      metrics?.close();
+    },
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * The cluster worker's store and the primary's side, joined by an in-memory channel with the
+ * shape of the cluster IPC channel (the real one is exercised by the `--workers` tests).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
+import type { Worker } from 'node:cluster';
+import { ApiError } from '../../src/errors.js';
+import { answerLimits, IpcStore } from '../../src/guard/ipc-store.js';
+import { Limiter } from '../../src/guard/limiter.js';
+import { findPlan, type Plan } from '../../src/plans.js';
+
+/** A worker's `process` and the primary's `Worker` for it, delivering messages on the next tick like IPC. */
+function channelPair(): { worker: EventEmitter & { send(m: unknown): boolean; connected: boolean }; primarySide: Worker } {
+  const worker = Object.assign(new EventEmitter(), { connected: true, send: (message: unknown) => { setImmediate(() => primarySide.emit('message', structuredClone(message))); return true; } });
+  const primarySide = Object.assign(new EventEmitter(), {
+    isConnected: () => worker.connected,
+    send: (message: unknown) => { setImmediate(() => worker.emit('message', structuredClone(message))); return true; },
+  }) as unknown as Worker;
+  return { worker, primarySide };
+}
+
+const free = findPlan('free')!;
+
+test('a worker takes and peeks through the primary: the decisions are the primary limiter\'s', async () => {
+  const { worker, primarySide } = channelPair();
+  const primary = new Limiter({ now: () => 0, sweepIntervalMs: 0 });
+  const reference = new Limiter({ now: () => 0, sweepIntervalMs: 0 });
+  answerLimits(primary, primarySide);
+  const store = new IpcStore(worker);
+  const taken = await Promise.all(Array.from({ length: 12 }, () => store.take('k1', free)));
+  assert.deepEqual(taken, Array.from({ length: 12 }, () => reference.take('k1', free)));
+  assert.deepEqual(await store.peek('k1', free), reference.peek('k1', free));
+  assert.equal(primary.size, 1);
+  assert.deepEqual(store.state(), { store: 'primary', mode: 'shared' });
+  await store.close();
+});
+
+test('a plan the primary does not know, or a primary gone, answers 503 service_busy with Retry-After 1 instead of waiting', { timeout: 10_000 }, async () => {
+  const { worker, primarySide } = channelPair();
+  answerLimits(new Limiter({ sweepIntervalMs: 0 }), primarySide);
+  const store = new IpcStore(worker);
+  const unknown = { ...free, id: 'enterprise' } as unknown as Plan;
+  await assert.rejects(store.take('k1', unknown), (error: ApiError) => error.code === 'service_busy' && error.retryAfterSeconds === 1);
+
+  const { worker: lonely } = channelPair(); // no primary answers this one
+  const orphan = new IpcStore(lonely);
+  const waiting = orphan.take('k1', free);
+  lonely.connected = false;
+  lonely.emit('disconnect');
+  await assert.rejects(waiting, (error: ApiError) => error.code === 'service_busy');
+  await assert.rejects(orphan.take('k1', free), (error: ApiError) => error.code === 'service_busy');
+});
+
+test('IpcStore outside a cluster worker is refused with a TypeError', () => {
+  assert.throws(() => new IpcStore(new EventEmitter() as never), /needs an IPC channel/);
+});

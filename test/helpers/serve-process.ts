@@ -1,0 +1,108 @@
+/**
+ * `equity-facts serve` as a child process (through tsx, from src/), for tests that need several
+ * processes or node:cluster: started with flags, waited for until it prints where it serves,
+ * stopped with SIGTERM after the test. Also a fixture folder (snapshot + keys file) and a burst
+ * of concurrent requests spread over several servers.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestContext } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { Agent, request } from 'undici';
+import { writeKeysFile } from '../../src/keys/keys-command.js';
+import type { KeyRecord } from '../../src/keys/keys-file.js';
+import { KEY_RECORDS, writeFixtureSnapshot } from './harness.js';
+
+const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+
+/** A running serve process. */
+export interface ServeProcess {
+  readonly url: string;
+  readonly child: ChildProcess;
+  /** Everything it wrote on stderr so far. */
+  readonly stderr: { text: string };
+  /** Everything it wrote on stdout so far (the access log under `--access-log stdout`). */
+  readonly stdout: { text: string };
+  /** SIGTERM; resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** A folder with the fixture snapshot (`snapshots/`) and the test keys (`keys.json`), removed after the test. */
+export async function fixtureDir(t: TestContext, extraKeys: KeyRecord[] = []): Promise<{ dir: string; snapshots: string; keys: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'eqf-proc-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  await writeFixtureSnapshot(join(dir, 'snapshots'), 'v1');
+  await writeKeysFile(join(dir, 'keys.json'), [...KEY_RECORDS, ...extraKeys]);
+  return { dir, snapshots: join(dir, 'snapshots'), keys: join(dir, 'keys.json') };
+}
+
+/**
+ * Starts `serve --port 0 --snapshots … --keys … ARGS` and resolves once it prints `serving on URL`.
+ *
+ * @throws Error with its output when it exits first.
+ */
+export async function startServe(t: TestContext, fixture: { snapshots: string; keys: string }, args: string[]): Promise<ServeProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve', '--port', '0', '--snapshots', fixture.snapshots, '--keys', fixture.keys, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stderr = { text: '' };
+  const stdout = { text: '' };
+  child.stdout!.setEncoding('utf8').on('data', (text: string) => { stdout.text += text; });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr!.setEncoding('utf8').on('data', (text: string) => {
+      stderr.text += text;
+      const match = /serving on (http:\/\/\S+)/.exec(stderr.text);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}:\n${stderr.text}`)));
+  });
+  const stop = async (): Promise<number | null> => {
+    if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    return (await exited)[0] as number | null;
+  };
+  t.after(stop);
+  return { url, child, stderr, stdout, stop };
+}
+
+/** One answer of a burst. */
+export interface BurstAnswer {
+  status: number;
+  error: string | undefined;
+  retryAfter: number | undefined;
+  /** When the answer arrived, `performance.now()` ms. */
+  at: number;
+}
+
+/**
+ * Sends `count` concurrent GETs of `path` with `headers`, request i to `urls[i % urls.length]`,
+ * all at once, on connections opened beforehand.
+ *
+ * @returns the answers, and when the first request was sent (`performance.now()` ms).
+ */
+export async function burst(urls: readonly string[], path: string, headers: Record<string, string>, count: number): Promise<{ answers: BurstAnswer[]; sentAt: number }> {
+  const agent = new Agent({ connections: 64, pipelining: 1 });
+  try {
+    // Open connections first, so the burst measures the servers, not connection set-up.
+    await Promise.all(urls.flatMap((url) => Array.from({ length: 16 }, () => request(`${url}/healthz`, { dispatcher: agent }).then((r) => r.body.text()))));
+    const sentAt = performance.now();
+    const answers = await Promise.all(Array.from({ length: count }, async (_, i) => {
+      const response = await request(`${urls[i % urls.length]}${path}`, { headers, dispatcher: agent });
+      const text = await response.body.text();
+      const retryAfter = response.headers['retry-after'];
+      return {
+        status: response.statusCode,
+        error: response.statusCode >= 400 ? (JSON.parse(text) as { error: string }).error : undefined,
+        retryAfter: retryAfter === undefined ? undefined : Number(retryAfter),
+        at: performance.now(),
+      };
+    }));
+    return { answers, sentAt };
+  } finally {
+    await agent.close();
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * Pagination through the real server (decisions §9): `Link: rel="next"` reaches every row of
+ * every list once, in order; cursors are tied to their list, refused when mangled, and survive a
+ * snapshot reload.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startHarness, withKey, writeFixtureSnapshot, KEYS, type Harness } from '../helpers/harness.js';
+import { fixtureRows } from '../fixtures/rows.js';
+import { ROUTES } from '../../src/routes.js';
+import { ROW_ORDER } from '../../src/rows/order.js';
+import { publishVersion } from '../../src/data/snapshot-writer.js';
+import { WRITTEN_FIELD, type RowKind } from '../../src/rows/schemas.js';
+
+const BASE_URL = 'https://api.example.test';
+const LIST_ROUTES = ROUTES.filter((route) => route.target.kind === 'rows') as (typeof ROUTES[number] & { target: { kind: 'rows'; rows: RowKind } })[];
+
+/** The target of a `Link: <…>; rel="next"` field, as a path on the harness. */
+function nextOf(link: unknown): string | undefined {
+  if (link === undefined) return undefined;
+  const match = /^<([^>]+)>; rel="next"$/.exec(String(link));
+  assert.ok(match, `Link is one RFC 8288 link with rel="next": ${String(link)}`);
+  assert.ok(match[1]!.startsWith(BASE_URL), `Link starts with the base URL: ${match[1]}`);
+  return match[1]!.slice(BASE_URL.length);
+}
+
+/** Follows Link from `path` to the end; returns every row and the pages' sizes. */
+async function walk(h: Harness, path: string, key: string): Promise<{ rows: any[]; pages: number[] }> {
+  const rows: any[] = [];
+  const pages: number[] = [];
+  let next: string | undefined = path;
+  while (next !== undefined) {
+    const reply = await h.get(next, withKey(key));
+    assert.equal(reply.status, 200, `${next}: ${reply.text}`);
+    rows.push(...reply.json.data);
+    pages.push(reply.json.count);
+    next = nextOf(reply.headers.link);
+    assert.ok(pages.length < 100, 'the walk ends');
+  }
+  return { rows, pages };
+}
+
+test('following Link reaches every row of every list once, in order, and the last page has no Link', async (t) => {
+  const h = await startHarness(t, { baseUrl: BASE_URL });
+  const all = fixtureRows() as unknown as Record<RowKind, Record<string, unknown>[]>;
+  for (const route of LIST_ROUTES) {
+    const kind = route.target.rows;
+    for (const limit of [1, 2, 10]) {
+      const { rows, pages } = await walk(h, `${route.path}?limit=${limit}`, KEYS.founders);
+      assert.equal(rows.length, all[kind].length, `${route.path} limit ${limit}: every row`);
+      assert.ok(pages.slice(0, -1).every((n) => n === limit), `${route.path}: full pages until the last`);
+      for (let i = 1; i < rows.length; i++) assert.ok(ROW_ORDER[kind](rows[i - 1], rows[i]) <= 0, `${route.path} row ${i} in order`);
+      assert.equal(new Set(rows.map((row) => JSON.stringify(row))).size, rows.length, 'no row twice');
+    }
+  }
+  // One ticker's list: AAPL's 25 filings, in pages of the free plan's 10, without written fields.
+  const { rows, pages } = await walk(h, '/api/v1/finance/filings?ticker=aapl&limit=500', KEYS.free);
+  assert.deepEqual(pages, [10, 10, 5]);
+  assert.equal(new Set(rows.map((row) => row.accession_no)).size, 25);
+  assert.ok(rows.every((row) => row.ticker === 'AAPL' && !(WRITTEN_FIELD.filings in row)));
+});
+
+test('Link repeats the request\'s parameters as sent, replacing only the cursor', async (t) => {
+  const h = await startHarness(t, { baseUrl: BASE_URL });
+  const first = await h.get('/api/v1/finance/filings?ticker=aapl&limit=3', withKey(KEYS.signal));
+  const second = nextOf(first.headers.link)!;
+  assert.match(second, /^\/api\/v1\/finance\/filings\?ticker=aapl&limit=3&cursor=[A-Za-z0-9_-]+$/);
+  const cursor = /cursor=([A-Za-z0-9_-]+)$/.exec(second)![1]!;
+  const reply = await h.get(`/api/v1/finance/filings?cursor=${cursor}&limit=3&ticker=AAPL`, withKey(KEYS.signal));
+  assert.equal(reply.status, 200, 'parameters in any order, ticker in any case: the same list');
+  const third = nextOf(reply.headers.link)!;
+  assert.match(third, /^\/api\/v1\/finance\/filings\?limit=3&ticker=AAPL&cursor=[A-Za-z0-9_-]+$/, 'the old cursor is dropped, the new one appended');
+  const overview = await h.get('/api/v1/finance/insiders?limit=1', withKey(KEYS.signal));
+  assert.match(nextOf(overview.headers.link)!, /^\/api\/v1\/finance\/insiders\?limit=1&cursor=/);
+  const none = await h.get('/api/v1/finance/insiders', withKey(KEYS.signal));
+  assert.equal(none.headers.link, undefined, 'a page that ends its list has no Link');
+});
+
+test('a cursor made for another list, or mangled, is a 400 naming cursor, and takes a token', async (t) => {
+  const h = await startHarness(t, { baseUrl: BASE_URL });
+  const first = await h.get('/api/v1/finance/filings?ticker=AAPL&limit=2', withKey(KEYS.insider));
+  const cursor = /cursor=([A-Za-z0-9_-]+)/.exec(String(first.headers.link))![1]!;
+  const cases = [
+    `/api/v1/finance/filings?ticker=BRK-B&cursor=${cursor}`, // another filter
+    `/api/v1/finance/filings?cursor=${cursor}`, // the overview
+    `/api/v1/finance/earnings?ticker=AAPL&cursor=${cursor}`, // another endpoint
+    `/api/v1/finance/filings?ticker=AAPL&cursor=${cursor.slice(0, -2)}`, // cut short
+    `/api/v1/finance/filings?ticker=AAPL&cursor=${cursor.slice(0, 10)}A${cursor.slice(11)}`, // one character changed
+    '/api/v1/finance/filings?ticker=AAPL&cursor=not*base64',
+    `/api/v1/finance/filings?ticker=AAPL&cursor=${'A'.repeat(513)}`,
+    '/api/v1/finance/filings?ticker=AAPL&cursor=',
+    `/api/v1/finance/filings?ticker=AAPL&cursor=${cursor}&cursor=${cursor}`,
+  ];
+  const changed = cursor[10] === 'A' ? 'B' : 'A';
+  cases[4] = `/api/v1/finance/filings?ticker=AAPL&cursor=${cursor.slice(0, 10)}${changed}${cursor.slice(11)}`;
+  let remaining = Number(first.headers['x-ratelimit-remaining-minute']);
+  for (const path of cases) {
+    const reply = await h.get(path, withKey(KEYS.insider));
+    assert.equal(reply.status, 400, path);
+    assert.equal(reply.json.error, 'invalid_parameter');
+    assert.match(reply.json.detail, /cursor/, path);
+    assert.equal(Number(reply.headers['x-ratelimit-remaining-minute']), --remaining, 'a 400 has consumed its token');
+  }
+});
+
+test('a cursor survives a reload: the next page continues after the last row sent, in the new snapshot', async (t) => {
+  const h = await startHarness(t, { baseUrl: BASE_URL });
+  const first = await h.get('/api/v1/finance/filings?ticker=AAPL&limit=5', withKey(KEYS.founders));
+  const sent = first.json.data.map((row: any) => row.filed_at);
+  assert.deepEqual(sent, ['2025-04-25', '2025-04-24', '2025-04-23', '2025-04-22', '2025-04-21']);
+  // The new snapshot drops the last row sent (04-21) and files a new one on 04-20 beside the old 04-20.
+  const rows = fixtureRows();
+  rows.filings = rows.filings.filter((row) => !(row.ticker === 'AAPL' && row.filed_at === '2025-04-21'));
+  const extra = { ...rows.filings.find((row) => row.filed_at === '2025-04-20')!, accession_no: '0000320193-25-999999', accepted_at: '2025-04-20T23:00:00.000Z' };
+  rows.filings.push(extra);
+  await writeFixtureSnapshot(h.snapshotsDir, 'v2', rows, false);
+  await publishVersion(h.snapshotsDir, 'v2');
+  assert.deepEqual(await h.server.handler.reload(), { snapshot: true, keys: true });
+  const next = await h.get(nextOf(first.headers.link)!, withKey(KEYS.founders));
+  assert.equal(next.status, 200, next.text);
+  assert.equal(next.headers['x-snapshot-version'], 'v2');
+  assert.deepEqual(next.json.data.map((row: any) => [row.filed_at, row.accession_no]).slice(0, 2),
+    [['2025-04-20', '0000320193-25-999999'], ['2025-04-20', '0000020193-25-000020']], 'after 04-21 in the order, the new row included');
+});
+
+test('rows whose order keys are equal are each sent once, and a company is found by each of its tickers', async (t) => {
+  const rows = fixtureRows();
+  // Three earnings rows of one company with the same filed_at, accession_no and ticker: a tie in the order.
+  const tie = rows.earnings[0]!;
+  rows.earnings.push({ ...tie, fiscal_period: 'Q2' }, { ...tie, fiscal_period: 'Q3' });
+  // Alphabet-like rows listed under two tickers, and a filing of another company between them.
+  rows.filings.push(
+    { ...rows.filings[0]!, ticker: 'GOOGL', tickers: ['GOOGL', 'GOOG'], cik: '0001652044', accession_no: '0001652044-25-000001', filed_at: '2025-03-01' } as any,
+    { ...rows.filings[0]!, ticker: 'GOOGL', tickers: ['GOOGL', 'GOOG'], cik: '0001652044', accession_no: '0001652044-25-000002', filed_at: '2025-03-03' } as any,
+  );
+  const h = await startHarness(t, { baseUrl: BASE_URL });
+  await writeFixtureSnapshot(h.snapshotsDir, 'v2', rows);
+  await h.server.handler.reload();
+  const { rows: earnings } = await walk(h, '/api/v1/finance/earnings?ticker=AAPL&limit=1', KEYS.founders);
+  assert.equal(earnings.length, 4);
+  assert.deepEqual(earnings.map((row) => row.fiscal_period).sort(), ['Q1', 'Q1', 'Q2', 'Q3']);
+  for (const ticker of ['GOOG', 'googl']) {
+    const { rows: filings } = await walk(h, `/api/v1/finance/filings?ticker=${ticker}&limit=1`, KEYS.founders);
+    assert.deepEqual(filings.map((row) => row.accession_no), ['0001652044-25-000002', '0001652044-25-000001'], ticker);
+  }
+});

@@ -1,0 +1,125 @@
+/**
+ * The access log (decisions §12) through the real server: one JSON line per response with the
+ * listed fields, and never a key, a header value or an unrecognised query parameter, whatever a
+ * client puts where.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { accessLogLine, openAccessLog, unroutedPath } from '../../src/ops/access-log.js';
+import { KEYS, startHarness, withKey } from '../helpers/harness.js';
+import { fixtureDir, startServe } from '../helpers/serve-process.js';
+import { request } from 'undici';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+
+const FIELDS = ['time', 'request_id', 'method', 'path', 'params', 'status', 'error', 'bytes', 'duration_ms', 'key_id', 'plan', 'remote'];
+
+test('one JSON line per response, with the fields of decisions §12 and nothing of keys, header values or unknown parameters', async (t) => {
+  const lines: string[] = [];
+  const h = await startHarness(t, { accessLog: (line) => lines.push(line) });
+  const secretHeader = 'a-header-value-that-must-not-be-logged';
+  const requests: [string, Record<string, string>, string?][] = [
+    ['/api/v1/finance/filings?ticker=aapl&limit=5', { ...withKey(KEYS.signal), 'x-forwarded-for': secretHeader, 'user-agent': secretHeader }],
+    ['/api/v1/finance/whales?cik=0001045810', withKey(KEYS.free)],
+    [`/api/v1/finance/filings?api_key=${KEYS.insider}`, {}],
+    [`/api/v1/finance/filings?ticker=${KEYS.founders}`, withKey(KEYS.signal)],
+    [`/api/v1/finance/filings?secret=${KEYS.founders}&limit=1`, withKey(KEYS.signal)],
+    [`/api/v1/${KEYS.insider}`, withKey(KEYS.signal)],
+    ['/api/v1/meta', { authorization: `Bearer ${KEYS.suspended}` }],
+    ['/api/v1/meta', withKey('not-a-known-key')],
+    ['/api/v1/finance/filings', withKey(KEYS.signal), 'HEAD'],
+    ['/healthz', {}],
+  ];
+  for (const [path, headers, method] of requests) await h.get(path, headers, method);
+  assert.equal(lines.length, requests.length);
+  const text = lines.join('\n');
+  for (const secret of [...Object.values(KEYS), 'not-a-known-key', secretHeader, 'secret=']) assert.ok(!text.includes(secret), `the log holds ${secret}`);
+  const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+  for (const entry of entries) assert.deepEqual(Object.keys(entry), FIELDS);
+
+  const [good, whales, keyInQuery, badTicker, unknownParam, keyInPath, suspended, unknown, head, health] = entries;
+  assert.equal(good!.path, '/api/v1/finance/filings');
+  assert.deepEqual(good!.params, { limit: 5, ticker: 'AAPL' });
+  assert.equal(good!.status, 200);
+  assert.equal(good!.error, null);
+  assert.equal(good!.key_id, 'k_signal');
+  assert.equal(good!.plan, 'signal');
+  assert.equal(good!.method, 'GET');
+  assert.ok(typeof good!.bytes === 'number' && good!.bytes > 0);
+  assert.ok(typeof good!.duration_ms === 'number' && good!.duration_ms >= 0);
+  assert.match(String(good!.remote), /127\.0\.0\.1/);
+  assert.ok(!Number.isNaN(Date.parse(String(good!.time))));
+  assert.deepEqual(whales!.params, { limit: 20, cik: '0001045810' });
+  assert.deepEqual([keyInQuery!.status, keyInQuery!.error, keyInQuery!.key_id, keyInQuery!.params], [401, 'invalid_api_key', null, null]);
+  assert.deepEqual([badTicker!.status, badTicker!.error, badTicker!.params], [400, 'invalid_parameter', null]);
+  assert.deepEqual([unknownParam!.status, unknownParam!.params], [400, null]);
+  assert.deepEqual([keyInPath!.status, keyInPath!.path], [404, '/api/v1/…']);
+  assert.deepEqual([suspended!.status, suspended!.key_id, suspended!.plan], [402, 'k_susp', 'signal']);
+  assert.deepEqual([unknown!.status, unknown!.key_id], [401, null]);
+  assert.deepEqual([head!.method, head!.bytes, head!.status], ['HEAD', 0, 200]);
+  assert.deepEqual([health!.path, health!.key_id], ['/healthz', null]);
+});
+
+test('an unrouted path is cut to short segments, without its query', () => {
+  assert.equal(unroutedPath('/api/v1/eqf_O4fTdfnqXNNdQMMAlCyNfYImM75IxpsU3jZ1Yj/x?key=1'), '/api/v1/…/x');
+  assert.equal(unroutedPath('/robots.txt'), '/robots.txt');
+  assert.ok(unroutedPath(`/${'a/'.repeat(200)}`).length <= 100);
+  const line = accessLogLine({ method: 'GET', url: '/x', socket: { remoteAddress: undefined } } as never,
+    { requestId: 'r', time: 0, startedAt: 0, route: undefined, keyId: undefined, plan: undefined, query: undefined }, 404, 10, 'not_found', 0.0004);
+  assert.deepEqual(JSON.parse(line), {
+    time: '1970-01-01T00:00:00.000Z', request_id: 'r', method: 'GET', path: '/x', params: null, status: 404, error: 'not_found', bytes: 10, duration_ms: 0, key_id: null, plan: null, remote: null,
+  });
+});
+
+test('openAccessLog writes queued lines to a file in batches that end at a line end, and close flushes', async (t) => {
+  const { dir } = await fixtureDir(t);
+  const file = join(dir, 'access.log');
+  const log = openAccessLog(file);
+  const long = 'x'.repeat(3000);
+  for (let i = 0; i < 5; i++) log.write(JSON.stringify({ i, long }));
+  await log.close();
+  const lines = (await readFile(file, 'utf8')).split('\n');
+  assert.equal(lines.pop(), '');
+  assert.deepEqual(lines.map((line) => (JSON.parse(line) as { i: number }).i), [0, 1, 2, 3, 4]);
+});
+
+test('serve --access-log FILE: each process appends its lines; --access-log off writes none; stdout is the default', async (t) => {
+  const fixture = await fixtureDir(t);
+  const file = join(fixture.dir, 'access.log');
+  const toFile = await startServe(t, fixture, ['--access-log', file]);
+  const toStdout = await startServe(t, fixture, []);
+  const off = await startServe(t, fixture, ['--access-log', 'off']);
+  for (const server of [toFile, toStdout, off]) {
+    const response = await request(`${server.url}/api/v1/finance/filings?limit=1`, { headers: withKey(KEYS.free) });
+    await response.body.dump();
+  }
+  for (const server of [toFile, toStdout, off]) assert.equal(await server.stop(), 0);
+  const fromFile = (await readFile(file, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { status: number; key_id: string });
+  assert.deepEqual(fromFile.map((e) => [e.status, e.key_id]), [[200, 'k_free']]);
+  assert.deepEqual(toStdout.stdout.text.trim().split('\n').map((line) => (JSON.parse(line) as { status: number }).status), [200]);
+  assert.equal(off.stdout.text, '');
+});
+
+test('serve --access-log with a path that cannot be opened stops the start naming it; a stdout whose reader left (EPIPE) only stops the log', async (t) => {
+  const fixture = await fixtureDir(t);
+  const main = new URL('../../src/cli/main.ts', import.meta.url).pathname;
+  const bad = spawn(process.execPath, ['--import', 'tsx', main, 'serve', '--port', '0', '--snapshots', fixture.snapshots, '--keys', fixture.keys, '--access-log', join(fixture.dir, 'no-such-dir', 'a.log')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  bad.stderr.setEncoding('utf8').on('data', (text: string) => { stderr += text; });
+  assert.equal((await once(bad, 'exit'))[0], 1);
+  assert.match(stderr, /cannot open the access log: ENOENT/);
+
+  const server = await startServe(t, fixture, []);
+  server.child.stdout!.destroy(); // the reader goes away: the next batch meets EPIPE
+  for (let round = 0; round < 2; round++) {
+    // Enough lines for a batch to be written at once (32 KiB), then one more request.
+    await Promise.all(Array.from({ length: 150 }, async () => (await request(`${server.url}/healthz`)).body.dump()));
+  }
+  const response = await request(`${server.url}/api/v1/finance/filings?limit=1`, { headers: withKey(KEYS.free) });
+  assert.equal(response.statusCode, 200);
+  await response.body.dump();
+  assert.match(server.stderr.text, /access log: stdout failed \(write EPIPE\); no more access log lines/);
+  assert.equal(await server.stop(), 0);
+});
