@@ -50,7 +50,7 @@ async function main(): Promise<number> {
   const tickers = (await readFile(join(dir, 'tickers.txt'), 'utf8')).trim().split('\n').map((line) => line.split(' '))
     .filter(([, n]) => Number(n) >= 2 * PAGE).slice(0, Number(flags.tickers ?? 50)).map(([ticker]) => ticker!);
   const api = await startServer([join(ROOT, 'dist/cli/main.js'), 'serve', '--port', '0', '--host', '127.0.0.1',
-    '--snapshots', join(dir, 'snapshots'), '--keys', join(dir, 'keys.json')], 300_000);
+    '--snapshots', join(dir, 'snapshots'), '--keys', join(dir, 'keys.json'), '--access-log', 'off'], 300_000);
   const work = await mkdtemp(join(tmpdir(), 'eqf-paging-'));
   try {
     let k = 0;

@@ -61,6 +61,8 @@ export interface BenchResults {
   limiter: { keys: number; keysWithState: number; takeSeconds: number; heapUsedGrowthBytes: number; arrayBuffersGrowthBytes: number; bytesPerKey: number; bytesPerKeyAfterSweep: number };
   /** Issue 12's measurements; absent in results written before them. */
   scaleOut?: ScaleOutResults;
+  /** The Markdown table printed by scripts/bench/paging.ts on the served snapshot (issue 13). */
+  paging?: string;
 }
 
 const ms = (us: number): string => (us / 1000).toFixed(2);
@@ -161,6 +163,12 @@ export function renderMarkdown(r: BenchResults): string {
   out.push(`| ${lm.keysWithState.toLocaleString('en')} | ${mib(lm.heapUsedGrowthBytes)} | ${mib(lm.arrayBuffersGrowthBytes)} | ${lm.bytesPerKey.toFixed(1)} | ${lm.bytesPerKeyAfterSweep.toFixed(1)} B/key (arrays keep their peak size) | ${mark(lm.bytesPerKey <= 200)} |`, '');
 
   if (r.scaleOut) out.push(...renderScaleOut(r.scaleOut, r.config.seconds, r.config.connections));
+  if (r.paging) {
+    out.push('## Pagination and conditional requests (issue 13)', '',
+      `\`npm run bench:paging -- --snapshot <the served ${r.config.serveFilings.toLocaleString('en-US')}-filing snapshot> --rounds ${r.config.rounds} --seconds ${r.config.seconds}\`, ` +
+      'run by the same `npm run bench`. Targets: a deep page at least 0.9 x the first page\'s req/s, a 304 at least 1.0 x the 200 of the same page.', '',
+      r.paging, '');
+  }
   out.push(readFileSync(`${BENCH_DIR}notes.md`, 'utf8').trim(), '');
   return out.join('\n');
 }

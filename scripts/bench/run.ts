@@ -11,6 +11,8 @@
  * 4. Limiter memory per key.
  * 5. Scale-out (issue 12, scripts/bench/scale-out.ts): Redis store vs in-process, access log on
  *    vs off, `--workers 2` vs 1, and over-admission of a burst over several processes.
+ * 6. Pagination and conditional requests (issue 13, scripts/bench/paging.ts, run as a child on
+ *    the served snapshot): first page vs deep page vs 304, per ticker and on the overview.
  *
  * The server under test runs with `--access-log off`: the rounds compare the request path with
  * the bare server, and the access log's own cost is measured in part 5.
@@ -155,8 +157,13 @@ async function main(): Promise<number> {
       path: ENDPOINTS[0].path, tickersFile: rotation,
     }, say);
 
+    say('pagination and conditional requests: first page, deep page, 304');
+    const paging = spawnSync(process.execPath, ['--import', 'tsx', join(BENCH_DIR, 'paging.ts'), '--snapshot', serve,
+      '--rounds', String(config.rounds), '--seconds', String(config.seconds)], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    if (paging.status !== 0) throw new Error(`paging.ts exited ${paging.status}`);
+
     const results: BenchResults = {
-      date: started.toISOString(), quick, config, bodyBytes, rounds, scale, reload, limiter, scaleOut,
+      date: started.toISOString(), quick, config, bodyBytes, rounds, scale, reload, limiter, scaleOut, paging: paging.stdout.trim(),
       machine: {
         cores: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memoryBytes: totalmem(), node: process.version,
         wrk: spawnSync('wrk', ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0]!.trim(),
