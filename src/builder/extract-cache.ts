@@ -1,20 +1,24 @@
 /**
  * The incremental build cache (`build --cache DIR`): the extracts of filing documents that
- * earlier builds parsed, keyed by accession number and file name. EDGAR never changes a
+ * earlier builds parsed, of files that name an accession number, by path. EDGAR never changes a
  * filing's documents once accepted, so a daily rebuild parses only the new filings. Files
  * without an accession number in their name or folder (ticker files, submissions and company
  * facts JSON, which EDGAR rewrites every night, and the bulk archives) are read every time.
  *
  * An entry is used only when it is whole and the builder's own: each segment file starts with
- * the fingerprint of the builder's code (a new builder ignores an old cache), each entry carries
- * the CRC-32 of its bytes, and the file's size and modification time must match what the entry
- * was made from. Anything else (a torn write, a flipped bit, another program's file, a changed
- * file) is ignored and the file parsed again; it is never trusted.
+ * the fingerprint of the builder's code (a new builder ignores an old cache), each block of
+ * entries carries the CRC-32 of its bytes, and the file's path, size and modification time must
+ * match what the entry was made from. Anything else (a torn write, a flipped bit, another
+ * program's file, a changed file) is ignored and the file parsed again; it is never trusted: a
+ * damaged block loses all its entries.
  *
- * Layout: `DIR/segment-*.eqfc`, each `EQFCACHE 1 <fingerprint>\n` then entries
- * `[u32 LE length][u32 LE CRC-32][v8-serialised {key, size, mtimeMs, extract without its empty lists}]`. A build
- * appends one segment with what it parsed; when dead entries outweigh live ones, or segments
- * pile up, it writes the live entries into one segment and removes the others.
+ * Layout: `DIR/segment-*.eqfc`, each `EQFCACHE 2 <fingerprint>\n` then blocks
+ * `[u32 LE length][u32 LE CRC-32][u32 LE entries][v8-serialised array of {path, size, mtimeMs, extract without its empty lists}]`,
+ * the CRC covering the entry count and the array. Entries go in blocks of {@link BLOCK_ENTRIES}
+ * because one `deserialize` call per entry costs more than the entry (a rebuild reads back
+ * every filing's). A build appends one segment with what it parsed; when dead entries outweigh
+ * live ones, or segments pile up, it writes the live entries into one segment and removes the
+ * others.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
@@ -25,14 +29,17 @@ import { accessionFromName } from '../edgar/conventions.js';
 import type { FileExtract } from './file-extract.js';
 import type { WalkedFile } from './walk.js';
 
-const MAGIC = 'EQFCACHE 1 ';
+const MAGIC = 'EQFCACHE 2 ';
 const SUFFIX = '.eqfc';
 /** Segments kept before they are merged into one. */
 const MAX_SEGMENTS = 8;
+/** Entries per block: few enough that a damaged block costs little, many enough that one `deserialize` call per block is cheap. */
+export const BLOCK_ENTRIES = 256;
+/** Bytes before a block's array: its length, CRC-32 and entry count. */
+const BLOCK_HEAD = 12;
 
 interface Entry {
-  key: string;
-  /** The file's path when it was parsed: paths inside the extract name it (a moved folder is parsed again). */
+  /** The file's path when it was parsed, and the entry's key: paths inside the extract name it (a moved folder is parsed again). */
   path: string;
   size: number;
   mtimeMs: number;
@@ -48,7 +55,7 @@ export interface CacheStats {
   hits: number;
   /** Cacheable files parsed (new, changed, or without a usable entry). */
   misses: number;
-  /** Entries passed over as damaged (bad length, checksum or shape). */
+  /** Entries passed over as damaged (in a block of bad length or checksum, or of a bad shape). */
   corrupt: number;
   /** Segments passed over as another builder's (or not a cache segment at all). */
   foreign: number;
@@ -57,8 +64,9 @@ export interface CacheStats {
 }
 
 /**
- * The cache key of a file: its accession number (from its name, or its folder as in EDGAR's
- * Archives layout) and its name; undefined for a file that names no accession number.
+ * The accession number and name of a file, which make it cacheable (its accession number from
+ * its name, or its folder as in EDGAR's Archives layout); undefined for a file that names no
+ * accession number, which is read every time.
  */
 export function cacheKey(path: string): string | undefined {
   const accession = accessionFromName(basename(path)) ?? accessionFromName(basename(dirname(path)));
@@ -71,7 +79,7 @@ const FIELDS: ReadonlySet<string> = new Set(ARRAY_FIELDS);
 
 function isEntry(value: unknown): value is Entry {
   const entry = value as Entry | null;
-  if (typeof entry !== 'object' || entry === null || typeof entry.key !== 'string' || typeof entry.path !== 'string' || typeof entry.size !== 'number' || typeof entry.mtimeMs !== 'number') return false;
+  if (typeof entry !== 'object' || entry === null || typeof entry.path !== 'string' || typeof entry.size !== 'number' || typeof entry.mtimeMs !== 'number') return false;
   const extract = entry.extract as unknown as Record<string, unknown> | null;
   return typeof extract === 'object' && extract !== null && Object.keys(extract).every((field) => FIELDS.has(field) && Array.isArray(extract[field]));
 }
@@ -133,37 +141,45 @@ export class ExtractCache {
     }
     let at = newline + 1;
     while (at < bytes.length) {
-      if (at + 8 > bytes.length) {
+      if (at + BLOCK_HEAD > bytes.length) {
         this.stats.corrupt++;
         return true;
       }
       const length = bytes.readUInt32LE(at);
-      const end = at + 8 + length;
+      const count = bytes.readUInt32LE(at + 8);
+      const end = at + BLOCK_HEAD + length;
       if (end > bytes.length) {
         // A torn write: the rest of the segment cannot be framed.
-        this.stats.corrupt++;
+        this.stats.corrupt += Math.max(1, count);
         return true;
       }
-      const payload = bytes.subarray(at + 8, end);
       const sum = bytes.readUInt32LE(at + 4);
+      const payload = bytes.subarray(at + BLOCK_HEAD, end);
+      const counted = bytes.subarray(at + 8, end);
       at = end;
-      if (crc32(payload) !== sum) {
-        this.stats.corrupt++;
+      if (crc32(counted) !== sum) {
+        this.stats.corrupt += Math.max(1, count);
         continue;
       }
-      let entry: unknown;
+      let entries: unknown;
       try {
-        entry = deserialize(payload);
+        entries = deserialize(payload);
       } catch {
-        this.stats.corrupt++;
+        this.stats.corrupt += Math.max(1, count);
         continue;
       }
-      if (!isEntry(entry)) {
-        this.stats.corrupt++;
+      if (!Array.isArray(entries)) {
+        this.stats.corrupt += Math.max(1, count);
         continue;
       }
-      this.#entries.set(entry.key, entry);
-      this.stats.loaded++;
+      for (const entry of entries) {
+        if (!isEntry(entry)) {
+          this.stats.corrupt++;
+          continue;
+        }
+        this.#entries.set(entry.path, entry);
+        this.stats.loaded++;
+      }
     }
     return true;
   }
@@ -175,25 +191,23 @@ export class ExtractCache {
    * @returns the extract, or undefined (then parse the file and {@link put} it).
    */
   get(file: WalkedFile): Partial<FileExtract> | undefined {
-    const key = cacheKey(file.path);
-    if (key === undefined) return undefined;
-    const entry = this.#entries.get(key);
-    if (entry && entry.path === file.path && entry.size === file.size && entry.mtimeMs === file.mtimeMs) {
-      this.#used.add(key);
+    const entry = this.#entries.get(file.path);
+    if (entry && entry.size === file.size && entry.mtimeMs === file.mtimeMs) {
+      this.#used.add(file.path);
       this.stats.hits++;
       return entry.extract;
     }
-    this.stats.misses++;
+    // Only files with an accession number are ever stored; the others are no misses.
+    if (cacheKey(file.path) !== undefined) this.stats.misses++;
     return undefined;
   }
 
   /** Stores a file's extract (written by {@link save}); files without an accession number, and failed reads, are not stored. */
   put(file: WalkedFile, extract: FileExtract): void {
-    const key = cacheKey(file.path);
-    if (key === undefined || extract.deferred || extract.skipped.some((s) => s.reason.startsWith('cannot read'))) return;
-    const entry = { key, path: file.path, size: file.size, mtimeMs: file.mtimeMs, extract: compact(extract) };
-    this.#entries.set(key, entry);
-    this.#used.add(key);
+    if (cacheKey(file.path) === undefined || extract.deferred || extract.skipped.some((s) => s.reason.startsWith('cannot read'))) return;
+    const entry = { path: file.path, size: file.size, mtimeMs: file.mtimeMs, extract: compact(extract) };
+    this.#entries.set(file.path, entry);
+    this.#used.add(file.path);
     this.#fresh.push(entry);
   }
 
@@ -212,11 +226,13 @@ export class ExtractCache {
     if (entries.length === 0 && !merge) return;
     const name = `segment-${Date.now().toString(36)}-${process.pid}-${randomBytes(4).toString('hex')}${SUFFIX}`;
     const parts: Buffer[] = [Buffer.from(`${MAGIC}${this.#fingerprint}\n`)];
-    for (const entry of entries) {
-      const payload = serialize(entry);
-      const head = Buffer.alloc(8);
+    for (let i = 0; i < entries.length; i += BLOCK_ENTRIES) {
+      const block = entries.slice(i, i + BLOCK_ENTRIES);
+      const payload = serialize(block);
+      const head = Buffer.alloc(BLOCK_HEAD);
       head.writeUInt32LE(payload.length, 0);
-      head.writeUInt32LE(crc32(payload), 4);
+      head.writeUInt32LE(block.length, 8);
+      head.writeUInt32LE(crc32(payload, crc32(head.subarray(8))), 4);
       parts.push(head, payload);
     }
     const temporary = join(this.#dir, `.${name}.tmp`);

@@ -67,13 +67,13 @@ test(skip ? `damaged cache (${skip})` : 'a damaged entry, a torn segment, a fore
   await build(from, join(dir, 'out'), cache);
   const [segment] = await segments(cache);
   const bytes = await readFile(segment!);
-  // One letter changed inside an entry: it still deserialises, as a wrong record; only its checksum tells.
+  // One letter changed inside an entry: it still deserialises, as a wrong record; only its block's checksum tells, and the whole block (here all ten entries) is passed over.
   const at = bytes.lastIndexOf('Musk Elon');
   assert.ok(at > 0);
   bytes[at + 1] = 'o'.charCodeAt(0);
   await writeFile(segment!, bytes);
   const flipped = await build(from, join(dir, 'out'), cache);
-  assert.deepEqual([flipped.result.cache?.corrupt, flipped.result.cache?.hits, flipped.result.cache?.misses], [1, 9, 1]);
+  assert.deepEqual([flipped.result.cache?.corrupt, flipped.result.cache?.hits, flipped.result.cache?.misses], [10, 0, 10]);
   assert.deepEqual(flipped.rows, clean.rows);
 
   // Torn: every segment cut short mid-entry.
@@ -88,7 +88,7 @@ test(skip ? `damaged cache (${skip})` : 'a damaged entry, a torn segment, a fore
   const [own] = await segments(cache);
   const text = await readFile(own!);
   const newline = text.indexOf(0x0a);
-  await writeFile(own!, Buffer.concat([Buffer.from('EQFCACHE 1 0123456789abcdef0123456789abcdef'), text.subarray(newline)]));
+  await writeFile(own!, Buffer.concat([Buffer.from('EQFCACHE 2 0123456789abcdef0123456789abcdef'), text.subarray(newline)]));
   await writeFile(join(cache, 'segment-junk.eqfc'), 'not a cache segment');
   const foreign = await build(from, join(dir, 'out'), cache);
   assert.deepEqual([foreign.result.cache?.foreign, foreign.result.cache?.hits, foreign.result.cache?.misses], [2, 0, 10]);
@@ -98,10 +98,11 @@ test(skip ? `damaged cache (${skip})` : 'a damaged entry, a torn segment, a fore
   // Well framed, right checksum, fingerprint of this builder, but not an entry's shape: ignored.
   const [current] = await segments(cache);
   const header = (await readFile(current!)).subarray(0, (await readFile(current!)).indexOf(0x0a) + 1);
-  const payload = serialize({ key: cacheKey(join(from, 'ownership', `${FILINGS[0]}.xml`)), path: join(from, 'ownership', `${FILINGS[0]}.xml`), size: 1, mtimeMs: 1, extract: { filings: 'not a list' } });
-  const frame = Buffer.alloc(8);
+  const payload = serialize([{ path: join(from, 'ownership', `${FILINGS[0]}.xml`), size: 1, mtimeMs: 1, extract: { filings: 'not a list' } }]);
+  const frame = Buffer.alloc(12);
   frame.writeUInt32LE(payload.length, 0);
-  frame.writeUInt32LE(crc32(payload), 4);
+  frame.writeUInt32LE(1, 8);
+  frame.writeUInt32LE(crc32(payload, crc32(frame.subarray(8))), 4);
   await writeFile(join(cache, 'segment-zz.eqfc'), Buffer.concat([header, frame, payload]));
   const shaped = await build(from, join(dir, 'out'), cache);
   assert.equal(shaped.result.cache?.corrupt, 1);
