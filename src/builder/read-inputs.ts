@@ -15,10 +15,17 @@ import type { WalkedFile } from './walk.js';
 /** Files per batch sent to the pool: enough to make a message worth its cost. */
 export const BATCH_FILES = 32;
 
+/**
+ * Batches read ahead of the merge at most, counting those the cache answered whole: they cost
+ * no parse (their extracts are in memory already), so the walk runs ahead through them to the
+ * files the pool must parse, which are then parsed while the cached batches are merged.
+ */
+export const READ_AHEAD_BATCHES = 8_192;
+
 /** Options of {@link readInputs}. */
 export interface ReadInputsOptions {
   pool: ExtractPool;
-  /** Batches in flight at once. @default 8 */
+  /** Batches in flight in the pool at once (batches the cache answers whole do not count; see {@link READ_AHEAD_BATCHES}). @default 8 */
   inFlight?: number;
   /** The incremental build cache, when `--cache` is given. */
   cache?: ExtractCache;
@@ -36,7 +43,8 @@ export async function readInputs(files: AsyncIterable<WalkedFile> | Iterable<Wal
   const inputs = emptyInputs();
   const inFlight = options.inFlight ?? 8;
   const iterator = (Symbol.asyncIterator in files ? files[Symbol.asyncIterator]() : (files as Iterable<WalkedFile>)[Symbol.iterator]()) as AsyncIterator<WalkedFile> | Iterator<WalkedFile>;
-  const results: { batch: WalkedFile[]; extracts: Promise<Partial<FileExtract>[]> }[] = [];
+  const results: { batch: WalkedFile[]; extracts: Promise<Partial<FileExtract>[]>; pooled: boolean }[] = [];
+  let pooled = 0;
   /** Files for the main thread to stream (large, or found to be a zip or a table), in walk order. */
   const bulk: string[] = [];
   let walked = false;
@@ -52,18 +60,20 @@ export async function readInputs(files: AsyncIterable<WalkedFile> | Iterable<Wal
     return batch;
   };
   const dispatch = async (): Promise<void> => {
-    while (results.length < inFlight && !walked) {
+    while (pooled < inFlight && results.length < READ_AHEAD_BATCHES && !walked) {
       const batch = await nextBatch();
       if (batch.length === 0) continue;
-      const extracts = extractBatch(batch, options.pool, options.cache);
+      const { extracts, pooled: used } = extractBatch(batch, options.pool, options.cache);
       // Awaited in order below; a failure of a later batch must not be an unhandled rejection meanwhile.
       extracts.catch(() => {});
-      results.push({ batch, extracts });
+      results.push({ batch, extracts, pooled: used });
+      if (used) pooled++;
     }
   };
   await dispatch();
   while (results.length > 0) {
-    const { batch, extracts } = results.shift()!;
+    const { batch, extracts, pooled: used } = results.shift()!;
+    if (used) pooled--;
     (await extracts).forEach((extract, i) => {
       if (extract.deferred) {
         bulk.push(batch[i]!.path);
@@ -98,18 +108,23 @@ function comparePaths(a: string, b: string): number {
   return x.length - y.length;
 }
 
-/** A batch's extracts, in its order: from the cache where it holds them, else from the pool (and then cached). */
-async function extractBatch(batch: readonly WalkedFile[], pool: ExtractPool, cache: ExtractCache | undefined): Promise<Partial<FileExtract>[]> {
-  if (!cache) return pool.extract(batch.map((file) => file.path));
+/**
+ * A batch's extracts, in its order: from the cache where it holds them, else from the pool (and
+ * then cached); `pooled` says whether the pool was asked.
+ */
+function extractBatch(batch: readonly WalkedFile[], pool: ExtractPool, cache: ExtractCache | undefined): { extracts: Promise<Partial<FileExtract>[]>; pooled: boolean } {
+  if (!cache) return { extracts: pool.extract(batch.map((file) => file.path)), pooled: true };
   const extracts = batch.map((file) => cache.get(file));
   const missing = batch.filter((_, i) => extracts[i] === undefined);
-  if (missing.length === 0) return extracts as Partial<FileExtract>[];
-  const parsed = await pool.extract(missing.map((file) => file.path));
-  let j = 0;
-  return extracts.map((known, i) => {
-    if (known) return known;
-    const extract = parsed[j++]!;
-    cache.put(batch[i]!, extract);
-    return extract;
+  if (missing.length === 0) return { extracts: Promise.resolve(extracts as Partial<FileExtract>[]), pooled: false };
+  const parsed = pool.extract(missing.map((file) => file.path)).then((list) => {
+    let j = 0;
+    return extracts.map((known, i) => {
+      if (known) return known;
+      const extract = list[j++]!;
+      cache.put(batch[i]!, extract);
+      return extract;
+    });
   });
+  return { extracts: parsed, pooled: true };
 }
