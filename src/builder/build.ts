@@ -107,7 +107,11 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildResult>
   let inputs: Inputs;
   let cache: ExtractCache | undefined;
   try {
-    cache = options.cache === undefined ? undefined : await ExtractCache.open(options.cache, await builderFingerprint());
+    if (options.cache !== undefined) {
+      // Reading the cache takes a while; the workers start meanwhile, for the files it lacks.
+      pool.warm();
+      cache = await ExtractCache.open(options.cache, await builderFingerprint());
+    }
     let logged = 0;
     inputs = await readInputs((async function* () {
       yield* head;

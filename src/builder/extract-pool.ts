@@ -13,6 +13,11 @@ import type { ExtractRequest } from './extract-worker.js';
 export interface ExtractPool {
   /** Extracts the files of a batch; the extracts come in the order of `paths`. */
   extract(paths: readonly string[]): Promise<FileExtract[]>;
+  /**
+   * Starts the workers now rather than at the first batch: a build with the cache does so while
+   * it reads the cache, so that the workers are ready when the walk reaches the new files.
+   */
+  warm(): void;
   /** Stops the workers. */
   close(): Promise<void>;
 }
@@ -27,7 +32,7 @@ export const defaultWorkers = (): number => availableParallelism();
  */
 export function createExtractPool(workers: number): ExtractPool {
   if (workers === 0) {
-    return { extract: (paths) => Promise.all(paths.map(extractFile)), close: async () => {} };
+    return { extract: (paths) => Promise.all(paths.map(extractFile)), warm: () => {}, close: async () => {} };
   }
   const start = workerStarter();
   const pending = new Map<number, { resolve: (extracts: FileExtract[]) => void; reject: (error: Error) => void; worker: number }>();
@@ -68,6 +73,9 @@ export function createExtractPool(workers: number): ExtractPool {
         pending.set(id, { resolve, reject, worker: index });
         (started ??= startAll())[index]!.postMessage({ id, paths: [...paths] } satisfies ExtractRequest);
       });
+    },
+    warm() {
+      started ??= startAll();
     },
     async close() {
       await Promise.all((started ?? []).map((worker) => worker.terminate()));
