@@ -12,13 +12,16 @@
  * program's file, a changed file) is ignored and the file parsed again; it is never trusted: a
  * damaged block loses all its entries.
  *
- * Layout: `DIR/segment-*.eqfc`, each `EQFCACHE 2 <fingerprint>\n` then blocks
- * `[u32 LE length][u32 LE CRC-32][u32 LE entries][v8-serialised array of {path, size, mtimeMs, extract without its empty lists}]`,
- * the CRC covering the entry count and the array. Entries go in blocks of {@link BLOCK_ENTRIES}
- * because one `deserialize` call per entry costs more than the entry (a rebuild reads back
- * every filing's). A build appends one segment with what it parsed; when dead entries outweigh
- * live ones, or segments pile up, it writes the live entries into one segment and removes the
- * others.
+ * Layout: `DIR/segment-*.eqfc`, each `EQFCACHE 3 <fingerprint>\n` then blocks
+ * `[u32 LE length][u32 LE CRC-32][u32 LE entries][u32 LE index length][index][extracts]`: the
+ * index a v8-serialised `[paths, [size, mtimeMs, …]]`, the extracts a v8-serialised array of the
+ * entries' extracts without their empty lists, the CRC covering everything after itself. Entries
+ * go in blocks of {@link BLOCK_ENTRIES} because one `deserialize` call per entry costs more than
+ * the entry. Opening the cache checks every block's CRC and reads the indexes only; a block's
+ * extracts are deserialised when the build takes the first of them, so the walk can run ahead
+ * to the files to parse and the extract workers parse them while the rest is read back.
+ * A build appends one segment with what it parsed; when dead entries outweigh live ones, or
+ * segments pile up, it writes the live entries into one segment and removes the others.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
@@ -29,22 +32,34 @@ import { accessionFromName } from '../edgar/conventions.js';
 import type { FileExtract } from './file-extract.js';
 import type { WalkedFile } from './walk.js';
 
-const MAGIC = 'EQFCACHE 2 ';
+const MAGIC = 'EQFCACHE 3 ';
 const SUFFIX = '.eqfc';
 /** Segments kept before they are merged into one. */
 const MAX_SEGMENTS = 8;
 /** Entries per block: few enough that a damaged block costs little, many enough that one `deserialize` call per block is cheap. */
 export const BLOCK_ENTRIES = 256;
-/** Bytes before a block's array: its length, CRC-32 and entry count. */
-const BLOCK_HEAD = 12;
+/** Bytes before a block's index: its length, CRC-32, entry count and the index's length. */
+const BLOCK_HEAD = 16;
+
+/** A block read from a segment: its extracts are deserialised when the first of them is taken. */
+interface Block {
+  /** The serialised array of extracts, until deserialised. */
+  bytes: Buffer | null;
+  /** The extracts, once deserialised; null when they turned out damaged. */
+  extracts?: unknown[] | null;
+  count: number;
+}
 
 interface Entry {
   /** The file's path when it was parsed, and the entry's key: paths inside the extract name it (a moved folder is parsed again). */
   path: string;
   size: number;
   mtimeMs: number;
-  /** The extract without its empty lists: most of a file's eighteen lists are empty, and each costs an object to store and to read back. */
-  extract: Partial<FileExtract>;
+  /** The extract without its empty lists (most of a file's eighteen lists are empty); absent until taken from its block. */
+  extract?: Partial<FileExtract>;
+  block?: Block;
+  /** The entry's place in its block. */
+  index: number;
 }
 
 /** What the cache did in one build. */
@@ -77,11 +92,17 @@ const ARRAY_FIELDS = ['tickers', 'companies', 'filings', 'ownership', 'thirteenF
   'companyFacts', 'submissionsAcceptance', 'plainTextOwnership', 'headerProfiles', 'unmappedItemTitles', 'skipped', 'dataSetOwnership', 'dataSetThirteenF', 'dataSets'] as const;
 const FIELDS: ReadonlySet<string> = new Set(ARRAY_FIELDS);
 
-function isEntry(value: unknown): value is Entry {
-  const entry = value as Entry | null;
-  if (typeof entry !== 'object' || entry === null || typeof entry.path !== 'string' || typeof entry.size !== 'number' || typeof entry.mtimeMs !== 'number') return false;
-  const extract = entry.extract as unknown as Record<string, unknown> | null;
+function isExtract(value: unknown): value is Partial<FileExtract> {
+  const extract = value as Record<string, unknown> | null;
   return typeof extract === 'object' && extract !== null && Object.keys(extract).every((field) => FIELDS.has(field) && Array.isArray(extract[field]));
+}
+
+/** A block's index, `[paths, [size, mtimeMs, size, mtimeMs, …]]`, when well shaped. */
+function isIndex(value: unknown, count: number): value is [string[], number[]] {
+  if (!Array.isArray(value) || value.length !== 2) return false;
+  const [paths, numbers] = value as unknown[];
+  return Array.isArray(paths) && Array.isArray(numbers) && paths.length === count && numbers.length === 2 * count
+    && paths.every((p) => typeof p === 'string') && numbers.every((n) => typeof n === 'number');
 }
 
 /** Drops the empty lists of an extract for storage. */
@@ -147,65 +168,101 @@ export class ExtractCache {
       }
       const length = bytes.readUInt32LE(at);
       const count = bytes.readUInt32LE(at + 8);
+      const indexLength = bytes.readUInt32LE(at + 12);
       const end = at + BLOCK_HEAD + length;
-      if (end > bytes.length) {
+      if (end > bytes.length || indexLength > length) {
         // A torn write: the rest of the segment cannot be framed.
         this.stats.corrupt += Math.max(1, count);
         return true;
       }
       const sum = bytes.readUInt32LE(at + 4);
-      const payload = bytes.subarray(at + BLOCK_HEAD, end);
       const counted = bytes.subarray(at + 8, end);
+      const indexStart = at + BLOCK_HEAD;
       at = end;
       if (crc32(counted) !== sum) {
         this.stats.corrupt += Math.max(1, count);
         continue;
       }
-      let entries: unknown;
+      let index: unknown;
       try {
-        entries = deserialize(payload);
+        index = deserialize(bytes.subarray(indexStart, indexStart + indexLength));
       } catch {
+        index = undefined;
+      }
+      if (!isIndex(index, count)) {
         this.stats.corrupt += Math.max(1, count);
         continue;
       }
-      if (!Array.isArray(entries)) {
-        this.stats.corrupt += Math.max(1, count);
-        continue;
+      const block: Block = { bytes: bytes.subarray(indexStart + indexLength, end), count };
+      const [paths, numbers] = index;
+      for (let i = 0; i < count; i++) {
+        this.#entries.set(paths[i]!, { path: paths[i]!, size: numbers[2 * i]!, mtimeMs: numbers[2 * i + 1]!, block, index: i });
       }
-      for (const entry of entries) {
-        if (!isEntry(entry)) {
-          this.stats.corrupt++;
-          continue;
-        }
-        this.#entries.set(entry.path, entry);
-        this.stats.loaded++;
-      }
+      this.stats.loaded += count;
     }
     return true;
   }
 
   /**
-   * The cached extract of a file, when the cache holds one made from this very file (same path,
-   * size and modification time).
-   *
-   * @returns the extract, or undefined (then parse the file and {@link put} it).
+   * Whether the cache holds an entry made from this very file (same path, size and modification
+   * time): then {@link take} gives its extract; else parse the file and {@link put} it. Only
+   * the cache's index is read here, so a walk can run ahead to the files to parse.
    */
-  get(file: WalkedFile): Partial<FileExtract> | undefined {
+  has(file: WalkedFile): boolean {
     const entry = this.#entries.get(file.path);
     if (entry && entry.size === file.size && entry.mtimeMs === file.mtimeMs) {
       this.#used.add(file.path);
       this.stats.hits++;
-      return entry.extract;
+      return true;
     }
     // Only files with an accession number are ever stored; the others are no misses.
     if (cacheKey(file.path) !== undefined) this.stats.misses++;
-    return undefined;
+    return false;
+  }
+
+  /**
+   * The extract of a file {@link has} found, deserialised with its block on first use.
+   *
+   * @returns the extract, or undefined when its block turns out damaged (then parse the file and {@link put} it).
+   */
+  take(file: WalkedFile): Partial<FileExtract> | undefined {
+    const entry = this.#entries.get(file.path);
+    const extract = entry ? this.#extract(entry) : undefined;
+    if (extract === undefined) {
+      this.#used.delete(file.path);
+      this.stats.hits--;
+      this.stats.misses++;
+    }
+    return extract;
+  }
+
+  #extract(entry: Entry): Partial<FileExtract> | undefined {
+    if (entry.extract !== undefined || entry.block === undefined) return entry.extract;
+    const block = entry.block;
+    if (block.extracts === undefined) {
+      try {
+        const extracts = deserialize(block.bytes!) as unknown;
+        block.extracts = Array.isArray(extracts) && extracts.length === block.count ? extracts : null;
+      } catch {
+        block.extracts = null;
+      }
+      block.bytes = null;
+      if (block.extracts === null) this.stats.corrupt += block.count;
+    }
+    const extract = block.extracts?.[entry.index];
+    entry.block = undefined;
+    if (!isExtract(extract)) {
+      if (block.extracts) this.stats.corrupt++;
+      return undefined;
+    }
+    entry.extract = extract;
+    return extract;
   }
 
   /** Stores a file's extract (written by {@link save}); files without an accession number, and failed reads, are not stored. */
   put(file: WalkedFile, extract: FileExtract): void {
     if (cacheKey(file.path) === undefined || extract.deferred || extract.skipped.some((s) => s.reason.startsWith('cannot read'))) return;
-    const entry = { path: file.path, size: file.size, mtimeMs: file.mtimeMs, extract: compact(extract) };
+    const entry = { path: file.path, size: file.size, mtimeMs: file.mtimeMs, extract: compact(extract), index: 0 };
     this.#entries.set(file.path, entry);
     this.#used.add(file.path);
     this.#fresh.push(entry);
@@ -222,18 +279,20 @@ export class ExtractCache {
     const live = this.#used.size;
     const dead = this.#entries.size - live;
     const merge = this.#segments.length + 1 > MAX_SEGMENTS || dead > live;
-    const entries = merge ? [...this.#used].map((key) => this.#entries.get(key)!) : this.#fresh;
+    const entries = (merge ? [...this.#used].map((key) => this.#entries.get(key)!) : this.#fresh).filter((entry) => this.#extract(entry) !== undefined);
     if (entries.length === 0 && !merge) return;
     const name = `segment-${Date.now().toString(36)}-${process.pid}-${randomBytes(4).toString('hex')}${SUFFIX}`;
     const parts: Buffer[] = [Buffer.from(`${MAGIC}${this.#fingerprint}\n`)];
     for (let i = 0; i < entries.length; i += BLOCK_ENTRIES) {
       const block = entries.slice(i, i + BLOCK_ENTRIES);
-      const payload = serialize(block);
+      const index = serialize([block.map((e) => e.path), block.flatMap((e) => [e.size, e.mtimeMs])]);
+      const extracts = serialize(block.map((e) => e.extract));
       const head = Buffer.alloc(BLOCK_HEAD);
-      head.writeUInt32LE(payload.length, 0);
+      head.writeUInt32LE(index.length + extracts.length, 0);
       head.writeUInt32LE(block.length, 8);
-      head.writeUInt32LE(crc32(payload, crc32(head.subarray(8))), 4);
-      parts.push(head, payload);
+      head.writeUInt32LE(index.length, 12);
+      head.writeUInt32LE(crc32(extracts, crc32(index, crc32(head.subarray(8)))), 4);
+      parts.push(head, index, extracts);
     }
     const temporary = join(this.#dir, `.${name}.tmp`);
     await writeFile(temporary, Buffer.concat(parts));

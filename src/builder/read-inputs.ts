@@ -43,7 +43,7 @@ export async function readInputs(files: AsyncIterable<WalkedFile> | Iterable<Wal
   const inputs = emptyInputs();
   const inFlight = options.inFlight ?? 8;
   const iterator = (Symbol.asyncIterator in files ? files[Symbol.asyncIterator]() : (files as Iterable<WalkedFile>)[Symbol.iterator]()) as AsyncIterator<WalkedFile> | Iterator<WalkedFile>;
-  const results: { batch: WalkedFile[]; extracts: Promise<Partial<FileExtract>[]>; pooled: boolean }[] = [];
+  const results: { batch: WalkedFile[]; extracts: () => Promise<Partial<FileExtract>[]>; pooled: boolean }[] = [];
   let pooled = 0;
   /** Files for the main thread to stream (large, or found to be a zip or a table), in walk order. */
   const bulk: string[] = [];
@@ -64,8 +64,6 @@ export async function readInputs(files: AsyncIterable<WalkedFile> | Iterable<Wal
       const batch = await nextBatch();
       if (batch.length === 0) continue;
       const { extracts, pooled: used } = extractBatch(batch, options.pool, options.cache);
-      // Awaited in order below; a failure of a later batch must not be an unhandled rejection meanwhile.
-      extracts.catch(() => {});
       results.push({ batch, extracts, pooled: used });
       if (used) pooled++;
     }
@@ -74,7 +72,7 @@ export async function readInputs(files: AsyncIterable<WalkedFile> | Iterable<Wal
   while (results.length > 0) {
     const { batch, extracts, pooled: used } = results.shift()!;
     if (used) pooled--;
-    (await extracts).forEach((extract, i) => {
+    (await extracts()).forEach((extract, i) => {
       if (extract.deferred) {
         bulk.push(batch[i]!.path);
       } else {
@@ -110,21 +108,41 @@ function comparePaths(a: string, b: string): number {
 
 /**
  * A batch's extracts, in its order: from the cache where it holds them, else from the pool (and
- * then cached); `pooled` says whether the pool was asked.
+ * then cached); `pooled` says whether the pool was asked. The pool is asked at once; the
+ * cache's extracts are taken when `extracts` is called (in walk order, at the merge), so that
+ * the walk runs ahead on the cache's index alone.
  */
-function extractBatch(batch: readonly WalkedFile[], pool: ExtractPool, cache: ExtractCache | undefined): { extracts: Promise<Partial<FileExtract>[]>; pooled: boolean } {
-  if (!cache) return { extracts: pool.extract(batch.map((file) => file.path)), pooled: true };
-  const extracts = batch.map((file) => cache.get(file));
-  const missing = batch.filter((_, i) => extracts[i] === undefined);
-  if (missing.length === 0) return { extracts: Promise.resolve(extracts as Partial<FileExtract>[]), pooled: false };
-  const parsed = pool.extract(missing.map((file) => file.path)).then((list) => {
+function extractBatch(batch: readonly WalkedFile[], pool: ExtractPool, cache: ExtractCache | undefined): { extracts: () => Promise<Partial<FileExtract>[]>; pooled: boolean } {
+  const parse = (files: readonly WalkedFile[]): Promise<FileExtract[]> => {
+    const parsed = pool.extract(files.map((file) => file.path));
+    // Awaited in walk order; a failure of a later batch must not be an unhandled rejection meanwhile.
+    parsed.catch(() => {});
+    return parsed;
+  };
+  if (!cache) {
+    const parsed = parse(batch);
+    return { extracts: () => parsed, pooled: true };
+  }
+  const known = batch.map((file) => cache.has(file));
+  const missing = batch.filter((_, i) => !known[i]);
+  const parsed = missing.length === 0 ? undefined : parse(missing);
+  const extracts = async (): Promise<Partial<FileExtract>[]> => {
+    const list = parsed ? await parsed : [];
     let j = 0;
-    return extracts.map((known, i) => {
-      if (known) return known;
-      const extract = list[j++]!;
-      cache.put(batch[i]!, extract);
-      return extract;
-    });
-  });
-  return { extracts: parsed, pooled: true };
+    const out: Partial<FileExtract>[] = [];
+    for (let i = 0; i < batch.length; i++) {
+      const file = batch[i]!;
+      const cached = known[i] ? cache.take(file) : undefined;
+      if (cached) {
+        out.push(cached);
+        continue;
+      }
+      // A block found damaged only now: its files are parsed after all.
+      const extract = known[i] ? (await parse([file]))[0]! : list[j++]!;
+      cache.put(file, extract);
+      out.push(extract);
+    }
+    return out;
+  };
+  return { extracts, pooled: parsed !== undefined };
 }
