@@ -32,10 +32,10 @@ async function copyFiling(accession: string, from: string): Promise<void> {
 }
 
 let builds = 0;
-async function build(from: string, out: string, cache?: string): Promise<{ result: BuildResult; rows: string[] }> {
+async function build(from: string, out: string, cache?: string, workers = 0): Promise<{ result: BuildResult; rows: string[] }> {
   const version = `v${++builds}`;
   const result = await buildSnapshot({
-    from, out, asOf: '2022-12-31', windowDays: 730, filingsDays: 365, version, publish: false, workers: 0, cache,
+    from, out, asOf: '2022-12-31', windowDays: 730, filingsDays: 365, version, publish: false, workers, cache,
     now: () => new Date('2023-01-02T00:00:00Z'), log: () => {}, progress: false,
   });
   const rows = await Promise.all(ROW_KINDS.map((kind) => readFile(join(result.dir, `${kind}.ndjson`), 'utf8')));
@@ -59,6 +59,20 @@ test(skip ? `cache rebuild (${skip})` : 'a rebuild with --cache parses only the 
   // A third build finds everything in the two segments.
   const third = await build(from, join(dir, 'out'), cache);
   assert.deepEqual([third.result.cache?.hits, third.result.cache?.misses], [12, 0]);
+});
+
+test(skip ? `cache rebuild with workers (${skip})` : 'with worker threads (started while the cache is read), a rebuild parses only the new filing and gives the rows of a build without the cache', { skip }, async (t) => {
+  const { from, cache, dir } = await workspace(t);
+  await build(from, join(dir, 'out'), cache, 2);
+  await copyFiling(NEW_DAY, from);
+  const second = await build(from, join(dir, 'out'), cache, 2);
+  assert.deepEqual([second.result.cache?.hits, second.result.cache?.misses, second.result.cache?.written], [10, 2, 2]);
+  const plain = await build(from, join(dir, 'out'));
+  assert.deepEqual(second.rows, plain.rows);
+  // Everything from the cache: the workers started for nothing are stopped all the same.
+  const third = await build(from, join(dir, 'out'), cache, 2);
+  assert.deepEqual([third.result.cache?.hits, third.result.cache?.misses], [12, 0]);
+  assert.deepEqual(third.rows, plain.rows);
 });
 
 test(skip ? `damaged cache (${skip})` : 'a damaged entry, a torn segment, a foreign segment and a well-framed entry of the wrong shape are ignored and their files parsed again', { skip }, async (t) => {

@@ -1,0 +1,72 @@
+/**
+ * The cache's blocks (extract-cache.ts), through its own interface: entries written in blocks
+ * come back whole; a damaged block loses its own entries and no other block's; an entry is
+ * found only for the same path, size and modification time.
+ */
+import { test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BLOCK_ENTRIES, ExtractCache } from '../../src/builder/extract-cache.js';
+import { emptyExtract, type FileExtract } from '../../src/builder/file-extract.js';
+import type { WalkedFile } from '../../src/builder/walk.js';
+
+const FINGERPRINT = 'f'.repeat(32);
+const COUNT = 2 * BLOCK_ENTRIES + 88;
+
+/** The i-th file: a Form 4 XML named by its accession number. */
+const file = (i: number): WalkedFile => ({ path: `/in/ownership/0000899243-22-${String(i).padStart(6, '0')}.xml`, size: 1000 + i, mtimeMs: 1_700_000_000_000 + i / 8 });
+const extractOf = (i: number): FileExtract => ({ ...emptyExtract(), plainTextOwnership: [`marker-${String(i).padStart(6, '0')}`] });
+
+async function written(t: TestContext): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'eqf-blocks-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const cache = await ExtractCache.open(dir, FINGERPRINT);
+  for (let i = 0; i < COUNT; i++) {
+    assert.equal(cache.has(file(i)), false);
+    cache.put(file(i), extractOf(i));
+  }
+  await cache.save();
+  assert.equal(cache.stats.written, COUNT);
+  return dir;
+}
+
+test('entries written in several blocks come back whole, each taken from its block', async (t) => {
+  const dir = await written(t);
+  const cache = await ExtractCache.open(dir, FINGERPRINT);
+  assert.equal(cache.stats.loaded, COUNT);
+  for (let i = 0; i < COUNT; i++) {
+    assert.equal(cache.has(file(i)), true);
+    assert.deepEqual(cache.take(file(i)), { plainTextOwnership: [`marker-${String(i).padStart(6, '0')}`] });
+  }
+  assert.deepEqual([cache.stats.hits, cache.stats.misses, cache.stats.corrupt], [COUNT, 0, 0]);
+});
+
+test('a flipped byte in the second block loses that block\'s entries and no other\'s', async (t) => {
+  const dir = await written(t);
+  const [segment] = (await readdir(dir)).filter((n) => n.endsWith('.eqfc'));
+  const bytes = await readFile(join(dir, segment!));
+  const at = bytes.indexOf(`marker-${String(BLOCK_ENTRIES + 5).padStart(6, '0')}`);
+  assert.ok(at > 0);
+  bytes[at] = 'M'.charCodeAt(0);
+  await writeFile(join(dir, segment!), bytes);
+  const cache = await ExtractCache.open(dir, FINGERPRINT);
+  assert.deepEqual([cache.stats.loaded, cache.stats.corrupt], [COUNT - BLOCK_ENTRIES, BLOCK_ENTRIES]);
+  const found = Array.from({ length: COUNT }, (_, i) => cache.has(file(i)));
+  assert.deepEqual(found, Array.from({ length: COUNT }, (_, i) => i < BLOCK_ENTRIES || i >= 2 * BLOCK_ENTRIES));
+  assert.deepEqual(cache.take(file(COUNT - 1)), { plainTextOwnership: [`marker-${String(COUNT - 1).padStart(6, '0')}`] });
+});
+
+test('an entry is found only for the same path, size and modification time; files without an accession number are no misses', async (t) => {
+  const dir = await written(t);
+  const cache = await ExtractCache.open(dir, FINGERPRINT);
+  assert.equal(cache.has({ ...file(3), size: file(3).size + 1 }), false);
+  assert.equal(cache.has({ ...file(3), mtimeMs: file(3).mtimeMs + 1 }), false);
+  assert.equal(cache.has({ ...file(3), path: `/elsewhere/ownership/0000899243-22-000003.xml` }), false);
+  assert.equal(cache.has({ path: '/in/submissions/CIK0001318605.json', size: 1, mtimeMs: 1 }), false);
+  assert.deepEqual([cache.stats.hits, cache.stats.misses], [0, 3]);
+  // A builder with another fingerprint finds nothing.
+  const other = await ExtractCache.open(dir, '0'.repeat(32));
+  assert.deepEqual([other.stats.loaded, other.stats.foreign], [0, 1]);
+});
