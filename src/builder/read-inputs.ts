@@ -22,10 +22,20 @@ export const BATCH_FILES = 32;
  */
 export const READ_AHEAD_BATCHES = 8_192;
 
+/**
+ * Batches the pool has parsed and the merge has not reached yet, at most: the pool goes on
+ * parsing while the merge works through batches before them (in a rebuild, the cached ones),
+ * holding this many batches' extracts.
+ */
+export const PARSED_AHEAD_BATCHES = 256;
+
+/** Merged batches between two turns of the event loop while the pool is parsing. */
+const YIELD_EVERY_BATCHES = 16;
+
 /** Options of {@link readInputs}. */
 export interface ReadInputsOptions {
   pool: ExtractPool;
-  /** Batches in flight in the pool at once (batches the cache answers whole do not count; see {@link READ_AHEAD_BATCHES}). @default 8 */
+  /** Batches being parsed by the pool at once (see also {@link READ_AHEAD_BATCHES} and {@link PARSED_AHEAD_BATCHES}). @default 8 */
   inFlight?: number;
   /** The incremental build cache, when `--cache` is given. */
   cache?: ExtractCache;
@@ -44,7 +54,10 @@ export async function readInputs(files: AsyncIterable<WalkedFile> | Iterable<Wal
   const inFlight = options.inFlight ?? 8;
   const iterator = (Symbol.asyncIterator in files ? files[Symbol.asyncIterator]() : (files as Iterable<WalkedFile>)[Symbol.iterator]()) as AsyncIterator<WalkedFile> | Iterator<WalkedFile>;
   const results: { batch: WalkedFile[]; extracts: () => Promise<Partial<FileExtract>[]>; pooled: boolean }[] = [];
+  /** Batches sent to the pool and not parsed yet, and not merged yet. */
+  let parsing = 0;
   let pooled = 0;
+  let merged = 0;
   /** Files for the main thread to stream (large, or found to be a zip or a table), in walk order. */
   const bulk: string[] = [];
   let walked = false;
@@ -60,12 +73,16 @@ export async function readInputs(files: AsyncIterable<WalkedFile> | Iterable<Wal
     return batch;
   };
   const dispatch = async (): Promise<void> => {
-    while (pooled < inFlight && results.length < READ_AHEAD_BATCHES && !walked) {
+    while (parsing < inFlight && pooled < PARSED_AHEAD_BATCHES && results.length < READ_AHEAD_BATCHES && !walked) {
       const batch = await nextBatch();
       if (batch.length === 0) continue;
-      const { extracts, pooled: used } = extractBatch(batch, options.pool, options.cache);
-      results.push({ batch, extracts, pooled: used });
-      if (used) pooled++;
+      const { extracts, parsed } = extractBatch(batch, options.pool, options.cache);
+      results.push({ batch, extracts, pooled: parsed !== undefined });
+      if (parsed) {
+        pooled++;
+        parsing++;
+        void parsed.then(() => parsing--, () => parsing--);
+      }
     }
   };
   await dispatch();
@@ -81,6 +98,9 @@ export async function readInputs(files: AsyncIterable<WalkedFile> | Iterable<Wal
     });
     read += batch.length;
     options.progress?.(read);
+    // Batches from the cache are merged without a wait, and the pool's replies are events: let
+    // them in now and then, so that the pool is kept busy while the cached batches are merged.
+    if (parsing > 0 && ++merged % YIELD_EVERY_BATCHES === 0) await new Promise(setImmediate);
     await dispatch();
   }
   const reader = new BulkInputs((extract, count) => addExtract(inputs, extract, count));
@@ -108,11 +128,11 @@ function comparePaths(a: string, b: string): number {
 
 /**
  * A batch's extracts, in its order: from the cache where it holds them, else from the pool (and
- * then cached); `pooled` says whether the pool was asked. The pool is asked at once; the
+ * then cached); `parsed` settles when the pool has parsed what it was asked, if asked. The pool is asked at once; the
  * cache's extracts are taken when `extracts` is called (in walk order, at the merge), so that
  * the walk runs ahead on the cache's index alone.
  */
-function extractBatch(batch: readonly WalkedFile[], pool: ExtractPool, cache: ExtractCache | undefined): { extracts: () => Promise<Partial<FileExtract>[]>; pooled: boolean } {
+function extractBatch(batch: readonly WalkedFile[], pool: ExtractPool, cache: ExtractCache | undefined): { extracts: () => Promise<Partial<FileExtract>[]>; parsed?: Promise<unknown> } {
   const parse = (files: readonly WalkedFile[]): Promise<FileExtract[]> => {
     const parsed = pool.extract(files.map((file) => file.path));
     // Awaited in walk order; a failure of a later batch must not be an unhandled rejection meanwhile.
@@ -121,7 +141,7 @@ function extractBatch(batch: readonly WalkedFile[], pool: ExtractPool, cache: Ex
   };
   if (!cache) {
     const parsed = parse(batch);
-    return { extracts: () => parsed, pooled: true };
+    return { extracts: () => parsed, parsed };
   }
   const known = batch.map((file) => cache.has(file));
   const missing = batch.filter((_, i) => !known[i]);
@@ -144,5 +164,5 @@ function extractBatch(batch: readonly WalkedFile[], pool: ExtractPool, cache: Ex
     }
     return out;
   };
-  return { extracts, pooled: parsed !== undefined };
+  return { extracts, ...(parsed ? { parsed } : {}) };
 }
