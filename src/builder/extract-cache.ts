@@ -23,7 +23,7 @@
  * A build appends one segment with what it parsed; when dead entries outweigh live ones, or
  * segments pile up, it writes the live entries into one segment and removes the others.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
@@ -133,7 +133,7 @@ export class ExtractCache {
    * Opens (and creates) a cache folder and reads its entries.
    *
    * @param dir - the folder.
-   * @param fingerprint - the builder's fingerprint ({@link builderFingerprint}); segments of another are ignored.
+   * @param fingerprint - the builder's fingerprint (fingerprint.ts); segments of another are ignored.
    * @throws Error when the folder cannot be created or read.
    */
   static async open(dir: string, fingerprint: string): Promise<ExtractCache> {
@@ -300,20 +300,4 @@ export class ExtractCache {
     this.stats.written = entries.length;
     if (merge) await Promise.all(this.#segments.map((segment) => rm(join(this.#dir, segment), { force: true })));
   }
-}
-
-/**
- * A fingerprint of the builder's code: the SHA-256 of the readers', the builder's and the
- * computations' own files (source or compiled, whichever runs), so that a cache written by
- * another version of the builder is never used.
- */
-export async function builderFingerprint(): Promise<string> {
-  const hash = createHash('sha256');
-  for (const folder of ['../edgar/', './', '../facts/']) {
-    const dir = new URL(folder, import.meta.url);
-    for (const name of (await readdir(dir)).filter((n) => /\.(ts|js)$/.test(n) && !n.endsWith('.d.ts')).sort()) {
-      hash.update(name).update(await readFile(new URL(name, dir)));
-    }
-  }
-  return hash.digest('hex').slice(0, 32);
 }
