@@ -79,13 +79,12 @@ export interface CacheStats {
 }
 
 /**
- * The accession number and name of a file, which make it cacheable (its accession number from
- * its name, or its folder as in EDGAR's Archives layout); undefined for a file that names no
- * accession number, which is read every time.
+ * Whether a file may be cached: whether it names an accession number, in its name or in its
+ * folder as in EDGAR's Archives layout (`…/<cik>/<accession>/<document>`). Other files (ticker
+ * files, submissions and company facts JSON, bulk archives) are read every time.
  */
-export function cacheKey(path: string): string | undefined {
-  const accession = accessionFromName(basename(path)) ?? accessionFromName(basename(dirname(path)));
-  return accession ? `${accession}/${basename(path)}` : undefined;
+export function isCacheable(path: string): boolean {
+  return accessionFromName(basename(path)) !== undefined || accessionFromName(basename(dirname(path))) !== undefined;
 }
 
 const ARRAY_FIELDS = ['tickers', 'companies', 'filings', 'ownership', 'thirteenF', 'looseThirteenF', 'looseHtml', 'looseOwnership', 'headerJson',
@@ -216,7 +215,7 @@ export class ExtractCache {
       return true;
     }
     // Only files with an accession number are ever stored; the others are no misses.
-    if (cacheKey(file.path) !== undefined) this.stats.misses++;
+    if (isCacheable(file.path)) this.stats.misses++;
     return false;
   }
 
@@ -261,7 +260,7 @@ export class ExtractCache {
 
   /** Stores a file's extract (written by {@link save}); files without an accession number, and failed reads, are not stored. */
   put(file: WalkedFile, extract: FileExtract): void {
-    if (cacheKey(file.path) === undefined || extract.deferred || extract.skipped.some((s) => s.reason.startsWith('cannot read'))) return;
+    if (!isCacheable(file.path) || extract.deferred || extract.skipped.some((s) => s.reason.startsWith('cannot read'))) return;
     const entry = { path: file.path, size: file.size, mtimeMs: file.mtimeMs, extract: compact(extract), index: 0 };
     this.#entries.set(file.path, entry);
     this.#used.add(file.path);

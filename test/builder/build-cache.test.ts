@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { serialize } from 'node:v8';
 import { crc32 } from 'node:zlib';
 import { buildSnapshot, type BuildResult } from '../../src/builder/build.js';
-import { cacheKey } from '../../src/builder/extract-cache.js';
+import { isCacheable } from '../../src/builder/extract-cache.js';
 import { ROW_KINDS } from '../../src/rows/schemas.js';
 import { SEC_DATA, secDataSkip as skip } from '../helpers/real-build.js';
 
@@ -141,11 +141,11 @@ test(skip ? `stale cache entry (${skip})` : 'a file changed since it was cached 
   assert.deepEqual(changed.rows, plain.rows);
 });
 
-test('cache keys name the accession number from the file name or from EDGAR\'s Archives folder, and nothing else', () => {
-  assert.equal(cacheKey('/in/ownership/0000899243-22-035394.xml'), '0000899243-22-035394/0000899243-22-035394.xml');
-  assert.equal(cacheKey('/in/Archives/edgar/data/1318605/000089924322035394/doc4.xml'), '0000899243-22-035394/doc4.xml');
-  assert.equal(cacheKey('/in/submissions/CIK0001318605.json'), undefined);
-  assert.equal(cacheKey('/in/files/company_tickers.json'), undefined);
+test('a file is cached when its name or its EDGAR Archives folder names an accession number, and only then', () => {
+  assert.equal(isCacheable('/in/ownership/0000899243-22-035394.xml'), true);
+  assert.equal(isCacheable('/in/Archives/edgar/data/1318605/000089924322035394/doc4.xml'), true);
+  assert.equal(isCacheable('/in/submissions/CIK0001318605.json'), false);
+  assert.equal(isCacheable('/in/files/company_tickers.json'), false);
 });
 
 test(skip ? `moved input folder (${skip})` : 'an entry made from a file at another path is not used: paths inside an extract name the file', { skip }, async (t) => {
