@@ -74,6 +74,14 @@ export interface RowList {
     /** The `Link` value last built for this page, and the request query it was built for. */
     linkQuery?: string; link?: string;
   } | undefined;
+  /**
+   * The last decoded cursor (an object of `src/http/cursor.ts`, compared by identity) whose
+   * position was found in this list, and that position: the same cursor object asked again
+   * skips the search. The list belongs to one snapshot, so a reload starts afresh.
+   */
+  lastCursor: object | undefined;
+  /** Position {@link RowList.lastCursor} gave. */
+  lastCursorPosition: number;
 }
 
 /** The row number at list position `position`. */
@@ -87,7 +95,10 @@ export function rowAt(list: RowList, position: number): number {
  * @param rows - row numbers in list order, or null for every row in file order.
  */
 export function makeList(kind: RowKind, key: string | null, table: RowTable, length: number, rows: Int32Array | null, contiguous: boolean): RowList {
-  return { kind, key, table, length, rows, contiguous, lastSlice: undefined, lastPosition: -1, lastCount: 0, memo: undefined };
+  return {
+    kind, key, table, length, rows, contiguous, lastSlice: undefined, lastPosition: -1, lastCount: 0, memo: undefined,
+    lastCursor: undefined, lastCursorPosition: 0,
+  };
 }
 
 const EMPTY = Buffer.alloc(0);

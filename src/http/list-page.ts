@@ -42,7 +42,14 @@ export function findPage(snapshot: SnapshotIndex, kind: RowKind, query: ListQuer
   const cursor = query.cursor;
   if (cursor !== null) {
     if (cursor.kind !== kind || cursor.listKey !== query.key) return errorAnswer('invalid_parameter', FOREIGN_CURSOR);
-    position = positionAfter(list, cursor.bytes, cursor.keyStart, cursor.keyEnd, cursor.ties, cursor.hint);
+    // decodeCursor gives the same object for the same token decoded again, bytes unchanged.
+    if (list.lastCursor === cursor) {
+      position = list.lastCursorPosition;
+    } else {
+      position = positionAfter(list, cursor.bytes, cursor.keyStart, cursor.keyEnd, cursor.ties, cursor.hint);
+      list.lastCursor = cursor;
+      list.lastCursorPosition = position;
+    }
   }
   const count = Math.min(query.limit, plan.maxPageSize, list.length - position);
   const variant: Variant = plan.summaries ? 'full' : 'facts';
