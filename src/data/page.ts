@@ -75,12 +75,15 @@ export interface RowList {
     linkQuery?: string; link?: string;
   } | undefined;
   /**
-   * The last decoded cursor (an object of `src/http/cursor.ts`, compared by identity) whose
-   * position was found in this list, and that position: the same cursor object asked again
-   * skips the search. The list belongs to one snapshot, so a reload starts afresh.
+   * The last cursor token (as sent) that decoded, belonged to this list and had its position
+   * found, so that the same token again is neither decoded nor searched for: a page asked for
+   * again (a poller, clients following one `Link`) costs what a first page does. The list
+   * belongs to one snapshot, so a reload starts afresh.
    */
-  lastCursor: object | undefined;
-  /** Position {@link RowList.lastCursor} gave. */
+  lastCursor: string | undefined;
+  /** The filter value the request of {@link RowList.lastCursor} named (lists of unknown keys share one empty list). */
+  lastCursorKey: string | null;
+  /** Position {@link RowList.lastCursor} gave, from 0. */
   lastCursorPosition: number;
 }
 
@@ -97,7 +100,7 @@ export function rowAt(list: RowList, position: number): number {
 export function makeList(kind: RowKind, key: string | null, table: RowTable, length: number, rows: Int32Array | null, contiguous: boolean): RowList {
   return {
     kind, key, table, length, rows, contiguous, lastSlice: undefined, lastPosition: -1, lastCount: 0, memo: undefined,
-    lastCursor: undefined, lastCursorPosition: 0,
+    lastCursor: undefined, lastCursorKey: null, lastCursorPosition: 0,
   };
 }
 

@@ -79,26 +79,12 @@ export function encodeCursor(kind: RowKind, listKey: string | null, key: Uint8Ar
 const scratch = Buffer.allocUnsafe(Math.ceil((CURSOR_MAX_LENGTH * 3) / 4));
 
 /**
- * The token of the last decoding, when it succeeded and `scratch` still holds its bytes, and
- * the cursor it gave. A page asked for again (a poller, many clients following one link) is
- * then neither checked nor decoded again, and the same object tells findPage (list-page.ts)
- * that its position is known.
- */
-let lastToken: string | undefined;
-let lastCursor: Cursor | undefined;
-
-/**
  * Reads a cursor's token. The cursor's `bytes` are shared with the next decoding: use the
- * cursor before decoding another. The same token decoded twice in a row gives the same object
- * (its bytes are still those of the token); any other decoding in between, failed or not, gives
- * a new one.
+ * cursor before decoding another.
  *
  * @returns the cursor, or a reason it does not decode (for a 400 detail).
  */
 export function decodeCursor(token: string): Cursor | string {
-  if (token === lastToken) return lastCursor!;
-  lastToken = undefined;
-  lastCursor = undefined;
   if (!CURSOR_PATTERN.test(token)) return `must be 1-${CURSOR_MAX_LENGTH} characters of A-Z a-z 0-9 - _`;
   // A length of 1 mod 4 cannot be base64; the CRC refuses any other damage.
   if (token.length % 4 === 1) return 'does not decode';
@@ -119,9 +105,7 @@ export function decodeCursor(token: string): Cursor | string {
   const hint = readVarint(bytes, at, end);
   at = varintEnd;
   if (hint < 0 || end - at < 1 || end - at > MAX_ORDER_KEY_BYTES) return 'does not decode';
-  lastToken = token;
-  lastCursor = { kind, listKey, ties, hint, bytes, keyStart: at, keyEnd: end };
-  return lastCursor;
+  return { kind, listKey, ties, hint, bytes, keyStart: at, keyEnd: end };
 }
 
 /** LEB128 of a whole number below 2^35. */

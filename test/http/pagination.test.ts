@@ -11,6 +11,7 @@ import { ROUTES } from '../../src/routes.js';
 import { ROW_ORDER } from '../../src/rows/order.js';
 import { publishVersion } from '../../src/data/snapshot-writer.js';
 import { WRITTEN_FIELD, type RowKind } from '../../src/rows/schemas.js';
+import { encodeCursor } from '../../src/http/cursor.js';
 
 const BASE_URL = 'https://api.example.test';
 const LIST_ROUTES = ROUTES.filter((route) => route.target.kind === 'rows') as (typeof ROUTES[number] & { target: { kind: 'rows'; rows: RowKind } })[];
@@ -232,4 +233,20 @@ test('the same cursor asked for before and after a reload is found again in the 
   const at = all.indexOf(lastSent);
   assert.deepEqual(accessions(after), all.slice(at + 1, at + 4), 'the page after the last row sent, in v2');
   assert.deepEqual(accessions(after), accessions(before), 'the same rows as before the reload');
+});
+
+test('a cursor kept for one unknown ticker is still refused for another (their lists are one shared empty list)', async (t) => {
+  const h = await startHarness(t, { baseUrl: BASE_URL });
+  const zzzz = encodeCursor('filings', 'ZZZZ', Buffer.from([1, 2, 3]), 1, 0);
+  for (let round = 0; round < 2; round++) {
+    const own = await h.get(`/api/v1/finance/filings?ticker=ZZZZ&cursor=${zzzz}`, withKey(KEYS.founders));
+    assert.equal(own.status, 200, own.text);
+    assert.equal(own.json.count, 0);
+    const other = await h.get(`/api/v1/finance/filings?ticker=YYYY&cursor=${zzzz}`, withKey(KEYS.founders));
+    assert.equal(other.status, 400, other.text);
+    assert.match(other.json.detail, /another list/);
+    // Percent-encoded, the same token takes the general path and is refused the same way.
+    const encoded = await h.get(`/api/v1/finance/filings?ticker=YYYY&cursor=%${zzzz.charCodeAt(0).toString(16)}${zzzz.slice(1)}`, withKey(KEYS.founders));
+    assert.equal(encoded.status, 400, encoded.text);
+  }
 });
