@@ -40,18 +40,20 @@ export function findPage(snapshot: SnapshotIndex, kind: RowKind, query: ListQuer
   const list = snapshot.list(kind, query.key);
   let position = 0;
   const token = query.cursor;
-  // The list's last cursor again, for the same filter (the empty list is shared by every
-  // unknown key): it decoded, belonged to this list, and its position is known.
-  if (token !== null && (token !== list.lastCursor || query.key !== list.lastCursorKey)) {
-    const cursor = decodeCursor(token);
-    if (typeof cursor === 'string') return errorAnswer('invalid_parameter', `cursor ${cursor}; use the cursor of a Link header as it is`);
-    if (cursor.kind !== kind || cursor.listKey !== query.key) return errorAnswer('invalid_parameter', FOREIGN_CURSOR);
-    position = positionAfter(list, cursor.bytes, cursor.keyStart, cursor.keyEnd, cursor.ties, cursor.hint);
-    list.lastCursor = detached(token);
-    list.lastCursorKey = query.key;
-    list.lastCursorPosition = position;
-  } else if (token !== null) {
-    position = list.lastCursorPosition;
+  if (token !== null) {
+    // The list's last cursor again, with the same filter (the empty list is shared by every
+    // unknown key): it decoded and belonged to this list, and its position is known.
+    if (token === list.lastCursor && query.key === list.lastCursorKey) {
+      position = list.lastCursorPosition;
+    } else {
+      const cursor = decodeCursor(token);
+      if (typeof cursor === 'string') return errorAnswer('invalid_parameter', `cursor ${cursor}; use the cursor of a Link header as it is`);
+      if (cursor.kind !== kind || cursor.listKey !== query.key) return errorAnswer('invalid_parameter', FOREIGN_CURSOR);
+      position = positionAfter(list, cursor.bytes, cursor.keyStart, cursor.keyEnd, cursor.ties, cursor.hint);
+      list.lastCursor = detached(token);
+      list.lastCursorKey = query.key;
+      list.lastCursorPosition = position;
+    }
   }
   const count = Math.min(query.limit, plan.maxPageSize, list.length - position);
   const variant: Variant = plan.summaries ? 'full' : 'facts';
