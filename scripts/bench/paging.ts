@@ -1,11 +1,15 @@
 /**
- * `npm run bench:paging -- --snapshot DIR [--rounds 3] [--seconds 5] [--tickers 50]`: the
- * pagination and conditional-request targets of issue 13, measured in one run:
+ * `npm run bench:paging -- --snapshot DIR [--rounds 3] [--seconds 5] [--tickers 50] [--cases a,b]`:
+ * the pagination and conditional-request targets of issue 13, measured in one run:
  *
  * - first: the first page (`limit=20`) of the busiest tickers' filings lists;
  * - deep: a page of the same size near the end of each of those lists (reached with a cursor);
  * - 304: the first pages again with `If-None-Match` of their ETags;
  * - overview: the first page and a deep page of the filings overview (every filing).
+ *
+ * `--cases` runs only the named cases, comma-separated, of `first`, `deep`, `304`,
+ * `overview first` and `overview deep` (all by default), for quicker runs while working on one
+ * of them; the table then shows those rows, and a ratio only when both its cases ran.
  *
  * Rounds alternate the cases against one server, so each ratio compares figures of the same
  * run. Targets: deep/first ≥ 0.9, 304/first ≥ 1.0. Beside req/s it reports the server's CPU time
@@ -24,7 +28,7 @@ import { BENCH_DIR, hasWrk, runWrk, startServer, type WrkResult } from './proces
 
 const ROOT = resolve(BENCH_DIR, '../..');
 const { values: flags } = parseArgs({
-  options: { snapshot: { type: 'string' }, rounds: { type: 'string' }, seconds: { type: 'string' }, tickers: { type: 'string' } },
+  options: { snapshot: { type: 'string' }, rounds: { type: 'string' }, seconds: { type: 'string' }, tickers: { type: 'string' }, cases: { type: 'string' } },
   strict: true,
 });
 
@@ -34,11 +38,22 @@ const CONNECTIONS = 50;
 /** One request of a case: its path and, for 304s, the ETag to send. */
 interface Request { path: string; etag?: string }
 
+/** The cases, in the order each round runs them. */
+const CASES = ['first', 'deep', '304', 'overview first', 'overview deep'] as const;
+type CaseName = (typeof CASES)[number];
+
 async function main(): Promise<number> {
   if (!flags.snapshot) {
-    process.stderr.write('usage: paging.ts --snapshot DIR [--rounds N] [--seconds S] [--tickers N]\n');
+    process.stderr.write('usage: paging.ts --snapshot DIR [--rounds N] [--seconds S] [--tickers N] [--cases a,b]\n');
     return 2;
   }
+  const chosen = flags.cases === undefined ? [...CASES] : flags.cases.split(',').map((name) => name.trim());
+  const unknown = chosen.filter((name) => !(CASES as readonly string[]).includes(name));
+  if (unknown.length > 0 || chosen.length === 0) {
+    process.stderr.write(`--cases: unknown case ${JSON.stringify(unknown.join(','))}; cases are ${CASES.join(', ')}\n`);
+    return 2;
+  }
+  const runs = (name: CaseName): boolean => chosen.includes(name);
   if (!hasWrk()) {
     process.stderr.write('bench:paging needs wrk: sudo apt-get update && sudo apt-get install -y wrk\n');
     return 1;
@@ -74,40 +89,44 @@ async function main(): Promise<number> {
       if (at === undefined) throw new Error(`${base}: a list of one page`);
       return `${base}&limit=${PAGE}&cursor=${at}`;
     };
-    const cases: Record<string, Request[]> = { first: [], deep: [], '304': [], 'overview first': [], 'overview deep': [] };
-    for (const ticker of tickers) {
+    // Keys are set in CASES order (Object.keys puts '304' first otherwise).
+    const cases = new Map<CaseName, Request[]>(CASES.filter(runs).map((name) => [name, []]));
+    for (const ticker of runs('first') || runs('deep') || runs('304') ? tickers : []) {
       const first = `/api/v1/finance/filings?ticker=${ticker}&limit=${PAGE}`;
       const etag = (await get(first)).headers.get('etag')!;
-      cases.first!.push({ path: first });
-      cases['304']!.push({ path: first, etag });
-      cases.deep!.push({ path: await deepPath(`/api/v1/finance/filings?ticker=${ticker}`) });
+      cases.get('first')?.push({ path: first });
+      cases.get('304')?.push({ path: first, etag });
+      if (runs('deep')) cases.get('deep')!.push({ path: await deepPath(`/api/v1/finance/filings?ticker=${ticker}`) });
     }
-    // The overview is long: jump near its end with the cursor of the last page of the busiest ticker's filings.
-    cases['overview first']!.push({ path: `/api/v1/finance/filings?limit=${PAGE}` });
-    let overview = `/api/v1/finance/filings?limit=200`;
-    for (let i = 0; i < 30; i++) {
-      const link = (await get(overview)).headers.get('link');
-      if (link === null) break;
-      overview = `/api/v1/finance/filings?limit=200&cursor=${/cursor=([A-Za-z0-9_-]+)>/.exec(link)![1]!}`;
+    cases.get('overview first')?.push({ path: `/api/v1/finance/filings?limit=${PAGE}` });
+    if (runs('overview deep')) {
+      // The overview is long: 30 pages of 200 rows in, a page of 20 (every cursor page costs the same: scripts/bench/notes.md).
+      let overview = `/api/v1/finance/filings?limit=200`;
+      for (let i = 0; i < 30; i++) {
+        const link = (await get(overview)).headers.get('link');
+        if (link === null) break;
+        overview = `/api/v1/finance/filings?limit=200&cursor=${/cursor=([A-Za-z0-9_-]+)>/.exec(link)![1]!}`;
+      }
+      cases.get('overview deep')!.push({ path: overview.replace('limit=200', `limit=${PAGE}`) });
     }
-    cases['overview deep']!.push({ path: overview.replace('limit=200', `limit=${PAGE}`) });
 
     const files: Record<string, string> = {};
-    for (const [name, requests] of Object.entries(cases)) {
+    for (const [name, requests] of cases) {
       files[name] = join(work, `${name.replace(/\W/g, '-')}.txt`);
       await writeFile(files[name]!, requests.map((r) => `${r.path}${r.etag ? `\t${r.etag}` : ''}\n`).join(''));
     }
     const keysText = join(dir, 'keys.txt');
-    const results: Record<string, WrkResult[]> = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
-    const cpuUs: Record<string, number[]> = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
+    const names = [...cases.keys()];
+    const results: Record<string, WrkResult[]> = Object.fromEntries(names.map((name) => [name, []]));
+    const cpuUs: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
     /** CPU time of the server process so far, µs (fields 14 and 15 of /proc/PID/stat, in clock ticks of 10 ms). */
     const serverCpuUs = (): number => {
       const fields = readFileSync(`/proc/${api.child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
       return (Number(fields[11]) + Number(fields[12])) * 10_000;
     };
-    for (const name of Object.keys(cases)) await runWrk({ url: api.url, path: '/', keysText, requestsFile: files[name]! }, CONNECTIONS, 2); // warm-up
+    for (const name of names) await runWrk({ url: api.url, path: '/', keysText, requestsFile: files[name]! }, CONNECTIONS, 2); // warm-up
     for (let round = 1; round <= rounds; round++) {
-      for (const name of Object.keys(cases)) {
+      for (const name of names) {
         const before = serverCpuUs();
         const result = await runWrk({ url: api.url, path: '/', keysText, requestsFile: files[name]! }, CONNECTIONS, seconds);
         const perRequest = (serverCpuUs() - before) / result.requests;
@@ -124,16 +143,24 @@ async function main(): Promise<number> {
     const rps = (name: string): number => median(results[name]!.map((r) => r.rps));
     const p99 = (name: string): number => median(results[name]!.map((r) => r.p99_us)) / 1000;
     const cpu = (name: string): string => median(cpuUs[name]!).toFixed(1);
+    /** A table row: the case's figures, and its ratio to `base` when that case ran too (`base` itself: 1; none: blank). */
+    const row = (label: string, name: CaseName, base?: CaseName, target = ''): string => {
+      const ratio = base === undefined ? '' : base === name ? '1' : runs(base) ? (rps(name) / rps(base)).toFixed(3) : '';
+      return `| ${label} | ${rps(name).toFixed(0)} | ${p99(name).toFixed(2)} | ${cpu(name)} | ${ratio} | ${target} |`;
+    };
+    const rows: [string, CaseName, CaseName | undefined, string?][] = [
+      ['first page (ticker)', 'first', 'first'],
+      ['deep page (ticker)', 'deep', 'first', '≥ 0.9'],
+      ['304 of first page', '304', 'first', '≥ 1.0'],
+      ['first page (overview)', 'overview first', undefined],
+      ['deep page (overview)', 'overview deep', 'overview first', '≥ 0.9'],
+    ];
     const lines = [
       `Paging bench: ${rounds} rounds × ${seconds} s per case, ${CONNECTIONS} connections, ${tickers.length} tickers, snapshot ${dir}`,
       '',
       '| case | req/s (median) | p99 ms | server CPU µs/request | req/s ratio | target |',
       '|---|---|---|---|---|---|',
-      `| first page (ticker) | ${rps('first').toFixed(0)} | ${p99('first').toFixed(2)} | ${cpu('first')} | 1 | |`,
-      `| deep page (ticker) | ${rps('deep').toFixed(0)} | ${p99('deep').toFixed(2)} | ${cpu('deep')} | ${(rps('deep') / rps('first')).toFixed(3)} | ≥ 0.9 |`,
-      `| 304 of first page | ${rps('304').toFixed(0)} | ${p99('304').toFixed(2)} | ${cpu('304')} | ${(rps('304') / rps('first')).toFixed(3)} | ≥ 1.0 |`,
-      `| first page (overview) | ${rps('overview first').toFixed(0)} | ${p99('overview first').toFixed(2)} | ${cpu('overview first')} | | |`,
-      `| deep page (overview) | ${rps('overview deep').toFixed(0)} | ${p99('overview deep').toFixed(2)} | ${cpu('overview deep')} | ${(rps('overview deep') / rps('overview first')).toFixed(3)} | ≥ 0.9 |`,
+      ...rows.filter(([, name]) => runs(name)).map(([label, name, base, target]) => row(label, name, base, target)),
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
     return 0;

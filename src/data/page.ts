@@ -74,6 +74,17 @@ export interface RowList {
     /** The `Link` value last built for this page, and the request query it was built for. */
     linkQuery?: string; link?: string;
   } | undefined;
+  /**
+   * The last cursor token (as sent) that decoded, belonged to this list and had its position
+   * found, so that the same token again is neither decoded nor searched for: a page asked for
+   * again (a poller, clients following one `Link`) costs what a first page does. The list
+   * belongs to one snapshot, so a reload starts afresh.
+   */
+  lastCursor: string | undefined;
+  /** The filter value the request of {@link RowList.lastCursor} named (lists of unknown keys share one empty list). */
+  lastCursorKey: string | null;
+  /** Position {@link RowList.lastCursor} gave, from 0. */
+  lastCursorPosition: number;
 }
 
 /** The row number at list position `position`. */
@@ -87,7 +98,10 @@ export function rowAt(list: RowList, position: number): number {
  * @param rows - row numbers in list order, or null for every row in file order.
  */
 export function makeList(kind: RowKind, key: string | null, table: RowTable, length: number, rows: Int32Array | null, contiguous: boolean): RowList {
-  return { kind, key, table, length, rows, contiguous, lastSlice: undefined, lastPosition: -1, lastCount: 0, memo: undefined };
+  return {
+    kind, key, table, length, rows, contiguous, lastSlice: undefined, lastPosition: -1, lastCount: 0, memo: undefined,
+    lastCursor: undefined, lastCursorKey: null, lastCursorPosition: 0,
+  };
 }
 
 const EMPTY = Buffer.alloc(0);

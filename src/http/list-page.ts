@@ -8,7 +8,7 @@ import type { Plan } from '../plans.js';
 import type { RowKind } from '../rows/schemas.js';
 import { positionAfter, rowAt, tiesAt, type RowList, type Variant } from '../data/page.js';
 import type { SnapshotIndex } from '../data/snapshot-index.js';
-import { encodeCursor } from './cursor.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
 import { listTag } from './etag.js';
 import type { ListQuery } from './params.js';
 
@@ -33,16 +33,27 @@ const FOREIGN_CURSOR = 'cursor was made for another list (another endpoint or fi
  * @param kind - the route's row kind.
  * @param query - the checked query; its cursor is not yet known to belong to this list.
  * @param plan - the key's plan: its page size and variant.
- * @returns the page, or a 400 `invalid_parameter` answer naming `cursor` when the cursor was made
- *   for another list.
+ * @returns the page, or a 400 `invalid_parameter` answer naming `cursor` when the cursor does not
+ *   decode or was made for another list.
  */
 export function findPage(snapshot: SnapshotIndex, kind: RowKind, query: ListQuery, plan: Plan): ListPage | ErrorAnswer {
   const list = snapshot.list(kind, query.key);
   let position = 0;
-  const cursor = query.cursor;
-  if (cursor !== null) {
-    if (cursor.kind !== kind || cursor.listKey !== query.key) return errorAnswer('invalid_parameter', FOREIGN_CURSOR);
-    position = positionAfter(list, cursor.bytes, cursor.keyStart, cursor.keyEnd, cursor.ties, cursor.hint);
+  const token = query.cursor;
+  if (token !== null) {
+    // The list's last cursor again, with the same filter (the empty list is shared by every
+    // unknown key): it decoded and belonged to this list, and its position is known.
+    if (token === list.lastCursor && query.key === list.lastCursorKey) {
+      position = list.lastCursorPosition;
+    } else {
+      const cursor = decodeCursor(token);
+      if (typeof cursor === 'string') return errorAnswer('invalid_parameter', `cursor ${cursor}; use the cursor of a Link header as it is`);
+      if (cursor.kind !== kind || cursor.listKey !== query.key) return errorAnswer('invalid_parameter', FOREIGN_CURSOR);
+      position = positionAfter(list, cursor.bytes, cursor.keyStart, cursor.keyEnd, cursor.ties, cursor.hint);
+      list.lastCursor = detached(token);
+      list.lastCursorKey = query.key;
+      list.lastCursorPosition = position;
+    }
   }
   const count = Math.min(query.limit, plan.maxPageSize, list.length - position);
   const variant: Variant = plan.summaries ? 'full' : 'facts';
@@ -54,6 +65,15 @@ export function findPage(snapshot: SnapshotIndex, kind: RowKind, query: ListQuer
   // The empty list is shared by every unknown key: its tag names the key, so it is not kept.
   if (list.length > 0) list.memo = { position, count, variant, tag, next: null };
   return { list, variant, position, count, tag };
+}
+
+/**
+ * A copy of a string that holds nothing else: a slice of a request's URL would keep the whole
+ * URL (up to the header size limit) alive for as long as a list keeps its last cursor. (V8
+ * flattens the joined string into a new one and slices that.)
+ */
+function detached(text: string): string {
+  return ` ${text}`.slice(1);
 }
 
 /**

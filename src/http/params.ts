@@ -6,7 +6,6 @@
 import { ApiError } from '../errors.js';
 import { DEFAULT_PAGE_SIZE } from '../plans.js';
 import type { ParamName, Route } from '../routes.js';
-import { decodeCursor, type Cursor } from './cursor.js';
 import { quoteInput, type KeyRecogniser } from './quote.js';
 
 /** The parsed, normalised query of a list request. */
@@ -15,8 +14,12 @@ export interface ListQuery {
   readonly limit: number;
   /** Normalised ticker (EDGAR form) or 10-digit CIK to filter on; null for the overview. */
   readonly key: string | null;
-  /** The decoded `cursor` (decisions §9), or null for the first page. Whether it belongs to this list is checked with the list. */
-  readonly cursor: Cursor | null;
+  /**
+   * The `cursor` as sent (decisions §9: a token of a `Link` header), or null for the first page.
+   * Whether it decodes and belongs to this list is checked with the list (`findPage` in
+   * list-page.ts), which decodes it only when it is not the list's last cursor.
+   */
+  readonly cursor: string | null;
 }
 
 /** Query names that carry API keys in other APIs; any case (decisions §1: 401, headers only). */
@@ -100,7 +103,7 @@ export function parseListQuery(pairs: readonly [string, string][], malformed: bo
   let seen = 0;
   let limit = DEFAULT_PAGE_SIZE;
   let key: string | null = null;
-  let cursor: Cursor | null = null;
+  let cursor: string | null = null;
   for (let i = 0; i < pairs.length; i++) {
     const [name, value] = pairs[i]!;
     const index = allowed.indexOf(name);
@@ -114,7 +117,7 @@ export function parseListQuery(pairs: readonly [string, string][], malformed: bo
     if (param === 'limit') limit = parseLimit(value, isKey);
     else if (param === 'ticker') key = normaliseTicker(value, isKey);
     else if (param === 'cik') key = normaliseCik(value, isKey);
-    else cursor = parseCursor(value);
+    else cursor = value;
   }
   return { limit, key, cursor };
 }
@@ -125,11 +128,12 @@ const QUICK_LIMIT_DIGITS = 9;
 /**
  * The common query of a list request read in one pass, with no pairs, slices or regular
  * expressions: each parameter of the route given at most once, written without
- * percent-encoding or `+`, with a valid value (`ticker=AAPL&limit=20`). Anything else, including
- * every query the general path would refuse, gives `undefined`, and the caller then runs
- * {@link splitQuery} and {@link parseListQuery}. So this never decides an error and never
- * disagrees with the general path: for the queries it reads, a key-like name cannot occur (the
- * route's names are not key names) and the general path would return the same query.
+ * percent-encoding or `+`, with a valid value (`ticker=AAPL&limit=20`; a cursor's text is checked
+ * by findPage on either path). Anything else, including every query the general path would
+ * refuse, gives `undefined`, and the caller then runs {@link splitQuery} and
+ * {@link parseListQuery}. So this never decides an error and never disagrees with the general
+ * path: for the queries it reads, a key-like name cannot occur (the route's names are not key
+ * names) and the general path would return the same query.
  *
  * @param url - the request target (`req.url`).
  * @param start - index of the query's first character in `url` (after `?`); `url.length` when
@@ -143,7 +147,9 @@ export function quickListQuery(url: string, start: number, route: Route): ListQu
   let seen = 0;
   let limit = DEFAULT_PAGE_SIZE;
   let key: string | null = null;
-  let cursor: Cursor | null = null;
+  let cursor: string | null = null;
+  // Percent-encoding or `+` anywhere: the general path decodes it.
+  if (url.indexOf('%', start) !== -1 || url.indexOf('+', start) !== -1) return undefined;
   let at = start;
   while (at < end) {
     let next = url.indexOf('&', at);
@@ -168,10 +174,9 @@ export function quickListQuery(url: string, start: number, route: Route): ListQu
         }
         if (limit < 1) return undefined;
       } else if (param === 'cursor') {
-        // Base64url has no character that percent-encoding or `+` would change.
-        const decoded = decodeCursor(url.slice(from, next));
-        if (typeof decoded === 'string') return undefined;
-        cursor = decoded;
+        // Any text: with no `%` or `+` it reads the same on both paths, and findPage checks it.
+        if (length === 0) return undefined;
+        cursor = url.slice(from, next);
       } else {
         if (length === 0 || length > TICKER_MAX_LENGTH) return undefined;
         for (let i = from; i < next; i++) {
@@ -211,17 +216,6 @@ export function normaliseTicker(value: string, isKey?: KeyRecogniser): string {
   if (!TICKER.test(value)) throw invalid(`ticker must be 1-12 characters of A-Z a-z 0-9 . - /, got ${quoteInput(value, isKey)}`);
   const upper = value.toUpperCase();
   return upper.indexOf('.') === -1 && upper.indexOf('/') === -1 ? upper : upper.replace(/[./]/g, '-');
-}
-
-/**
- * `cursor`: a token from a `Link: rel="next"` header (decisions §9).
- *
- * @throws ApiError invalid_parameter naming `cursor` when it does not decode.
- */
-export function parseCursor(value: string): Cursor {
-  const cursor = decodeCursor(value);
-  if (typeof cursor === 'string') throw invalid(`cursor ${cursor}; use the cursor of a Link header as it is`);
-  return cursor;
 }
 
 /**

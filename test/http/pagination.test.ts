@@ -11,6 +11,7 @@ import { ROUTES } from '../../src/routes.js';
 import { ROW_ORDER } from '../../src/rows/order.js';
 import { publishVersion } from '../../src/data/snapshot-writer.js';
 import { WRITTEN_FIELD, type RowKind } from '../../src/rows/schemas.js';
+import { encodeCursor } from '../../src/http/cursor.js';
 
 const BASE_URL = 'https://api.example.test';
 const LIST_ROUTES = ROUTES.filter((route) => route.target.kind === 'rows') as (typeof ROUTES[number] & { target: { kind: 'rows'; rows: RowKind } })[];
@@ -142,5 +143,110 @@ test('rows whose order keys are equal are each sent once, and a company is found
   for (const ticker of ['GOOG', 'googl']) {
     const { rows: filings } = await walk(h, `/api/v1/finance/filings?ticker=${ticker}&limit=1`, KEYS.founders);
     assert.deepEqual(filings.map((row) => row.accession_no), ['0001652044-25-000002', '0001652044-25-000001'], ticker);
+  }
+});
+
+/** The cursor of a reply's `Link`. */
+function cursorOf(reply: { headers: Record<string, unknown> }): string {
+  return /cursor=([A-Za-z0-9_-]+)>/.exec(String(reply.headers.link))![1]!;
+}
+
+/** Accession numbers of a reply's rows. */
+const accessions = (reply: { json: any }): string[] => reply.json.data.map((row: any) => row.accession_no);
+
+test('cursors asked for in turn, again and again, each give their own page (the last cursor and its position are kept)', async (t) => {
+  const h = await startHarness(t, { baseUrl: BASE_URL });
+  const { rows } = await walk(h, '/api/v1/finance/filings?limit=500', KEYS.founders);
+  const all = rows.map((row) => row.accession_no);
+  const first = await h.get('/api/v1/finance/filings?limit=3', withKey(KEYS.founders));
+  const a = cursorOf(first);
+  const b = cursorOf(await h.get(`/api/v1/finance/filings?limit=3&cursor=${a}`, withKey(KEYS.founders)));
+  const aapl = cursorOf(await h.get('/api/v1/finance/filings?ticker=AAPL&limit=4', withKey(KEYS.founders)));
+  const { rows: aaplRows } = await walk(h, '/api/v1/finance/filings?ticker=AAPL&limit=500', KEYS.founders);
+  for (let round = 0; round < 3; round++) {
+    for (const [cursor, expected] of [[a, all.slice(3, 6)], [a, all.slice(3, 6)], [b, all.slice(6, 9)], [b, all.slice(6, 9)], [a, all.slice(3, 6)]] as const) {
+      const reply = await h.get(`/api/v1/finance/filings?limit=3&cursor=${cursor}`, withKey(KEYS.founders));
+      assert.equal(reply.status, 200, reply.text);
+      assert.deepEqual(accessions(reply), expected, `round ${round}`);
+    }
+    // Another list's cursor in between, and the same overview cursor with another limit.
+    const ticker = await h.get(`/api/v1/finance/filings?ticker=AAPL&limit=2&cursor=${aapl}`, withKey(KEYS.founders));
+    assert.deepEqual(accessions(ticker), aaplRows.slice(4, 6).map((row) => row.accession_no));
+    assert.deepEqual(accessions(await h.get(`/api/v1/finance/filings?limit=5&cursor=${b}`, withKey(KEYS.founders))), all.slice(6, 11));
+  }
+});
+
+test('a refused cursor between two requests with the same cursor changes nothing: each is answered as if alone', async (t) => {
+  const h = await startHarness(t, { baseUrl: BASE_URL });
+  const { rows } = await walk(h, '/api/v1/finance/filings?limit=500', KEYS.founders);
+  const all = rows.map((row) => row.accession_no);
+  const cursor = cursorOf(await h.get('/api/v1/finance/filings?limit=2', withKey(KEYS.founders)));
+  const other = cursorOf(await h.get(`/api/v1/finance/filings?limit=7&cursor=${cursor}`, withKey(KEYS.founders)));
+  const changed = cursor[10] === 'A' ? 'B' : 'A';
+  const refusals = [
+    `${cursor.slice(0, 10)}${changed}${cursor.slice(11)}`, // decoded into the same buffer, refused by its CRC-32
+    `${other.slice(0, -1)}${other.endsWith('A') ? 'B' : 'A'}`, // another cursor, damaged at its end
+    'not*base64',
+    cursor.slice(0, -2), // cut short
+  ];
+  for (const refused of refusals) {
+    const before = await h.get(`/api/v1/finance/filings?limit=2&cursor=${cursor}`, withKey(KEYS.founders));
+    assert.deepEqual(accessions(before), all.slice(2, 4));
+    const reply = await h.get(`/api/v1/finance/filings?limit=2&cursor=${refused}`, withKey(KEYS.founders));
+    assert.equal(reply.status, 400, refused);
+    assert.match(reply.json.detail, /cursor/);
+    const after = await h.get(`/api/v1/finance/filings?limit=2&cursor=${cursor}`, withKey(KEYS.founders));
+    assert.equal(after.status, 200, after.text);
+    assert.deepEqual(accessions(after), all.slice(2, 4), refused);
+    // The refused token twice in a row is refused twice.
+    assert.equal((await h.get(`/api/v1/finance/filings?limit=2&cursor=${refused}`, withKey(KEYS.founders))).status, 400);
+    assert.equal((await h.get(`/api/v1/finance/filings?limit=2&cursor=${refused}`, withKey(KEYS.founders))).status, 400);
+  }
+  // A cursor that decodes but belongs to another list, between two of this list's.
+  const aapl = cursorOf(await h.get('/api/v1/finance/filings?ticker=AAPL&limit=2', withKey(KEYS.founders)));
+  assert.deepEqual(accessions(await h.get(`/api/v1/finance/filings?limit=2&cursor=${cursor}`, withKey(KEYS.founders))), all.slice(2, 4));
+  assert.equal((await h.get(`/api/v1/finance/filings?limit=2&cursor=${aapl}`, withKey(KEYS.founders))).status, 400);
+  assert.deepEqual(accessions(await h.get(`/api/v1/finance/filings?limit=2&cursor=${cursor}`, withKey(KEYS.founders))), all.slice(2, 4));
+  assert.equal((await h.get(`/api/v1/finance/filings?limit=2&cursor=${aapl}`, withKey(KEYS.founders))).status, 400);
+});
+
+test('the same cursor asked for before and after a reload is found again in the new snapshot', async (t) => {
+  const h = await startHarness(t, { baseUrl: BASE_URL });
+  const first = await h.get('/api/v1/finance/filings?limit=3', withKey(KEYS.founders));
+  const cursor = cursorOf(first);
+  const lastSent = accessions(first)[2]!;
+  const before = await h.get(`/api/v1/finance/filings?limit=3&cursor=${cursor}`, withKey(KEYS.founders));
+  assert.equal(before.headers['x-snapshot-version'], 'v1');
+  // v2 adds a filing before every other one in the overview: each position moves by one.
+  const rows = fixtureRows();
+  const newest = rows.filings.reduce((a, b) => (a.filed_at >= b.filed_at ? a : b));
+  rows.filings.push({ ...newest, accession_no: '0000320193-25-999998', accepted_at: '2025-05-03T23:00:00.000Z' });
+  await writeFixtureSnapshot(h.snapshotsDir, 'v2', rows, false);
+  await publishVersion(h.snapshotsDir, 'v2');
+  assert.deepEqual(await h.server.handler.reload(), { snapshot: true, keys: true });
+  // Asked for right after the reload, with no other cursor decoded in between.
+  const after = await h.get(`/api/v1/finance/filings?limit=3&cursor=${cursor}`, withKey(KEYS.founders));
+  assert.equal(after.headers['x-snapshot-version'], 'v2');
+  const { rows: v2 } = await walk(h, '/api/v1/finance/filings?limit=500', KEYS.founders);
+  const all = v2.map((row) => row.accession_no);
+  assert.equal(all[0], '0000320193-25-999998');
+  const at = all.indexOf(lastSent);
+  assert.deepEqual(accessions(after), all.slice(at + 1, at + 4), 'the page after the last row sent, in v2');
+  assert.deepEqual(accessions(after), accessions(before), 'the same rows as before the reload');
+});
+
+test('a cursor kept for one unknown ticker is still refused for another (their lists are one shared empty list)', async (t) => {
+  const h = await startHarness(t, { baseUrl: BASE_URL });
+  const zzzz = encodeCursor('filings', 'ZZZZ', Buffer.from([1, 2, 3]), 1, 0);
+  for (let round = 0; round < 2; round++) {
+    const own = await h.get(`/api/v1/finance/filings?ticker=ZZZZ&cursor=${zzzz}`, withKey(KEYS.founders));
+    assert.equal(own.status, 200, own.text);
+    assert.equal(own.json.count, 0);
+    const other = await h.get(`/api/v1/finance/filings?ticker=YYYY&cursor=${zzzz}`, withKey(KEYS.founders));
+    assert.equal(other.status, 400, other.text);
+    assert.match(other.json.detail, /another list/);
+    // Percent-encoded, the same token takes the general path and is refused the same way.
+    const encoded = await h.get(`/api/v1/finance/filings?ticker=YYYY&cursor=%${zzzz.charCodeAt(0).toString(16)}${zzzz.slice(1)}`, withKey(KEYS.founders));
+    assert.equal(encoded.status, 400, encoded.text);
   }
 });

@@ -64,6 +64,9 @@ test('the usual queries take the quick path', () => {
     assert.equal(quick(other, filings), undefined, `${other} is left to the general path`);
   }
   assert.equal(quick('cik=320193', whales), undefined, 'cik is left to the general path');
-  const read = quick(`ticker=AAPL&cursor=${VALID_CURSOR}`, filings);
-  assert.equal(read?.cursor?.listKey, 'AAPL', 'a cursor that decodes takes the quick path too');
+  assert.equal(quick(`ticker=AAPL&cursor=${VALID_CURSOR}`, filings)?.cursor, VALID_CURSOR, 'a cursor takes the quick path too, as sent');
+  assert.equal(quick('cursor=not*base64', filings)?.cursor, 'not*base64', 'whether it decodes is the rows step\'s question, on either path');
+  for (const other of ['cursor=', `cursor=${VALID_CURSOR}%41`, `limit=5&cursor=${VALID_CURSOR}&ticker=A+B`]) {
+    assert.equal(quick(other, filings), undefined, `${other} is left to the general path`);
+  }
 });
