@@ -5,10 +5,17 @@
  * - first: the first page (`limit=20`) of the busiest tickers' filings lists;
  * - deep: a page of the same size near the end of each of those lists (reached with a cursor);
  * - 304: the first pages again with `If-None-Match` of their ETags;
- * - overview: the first page and a deep page of the filings overview (every filing).
+ * - overview: the first page and a deep page of the filings overview (every filing);
+ * - overview walks: 50 consecutive pages of the overview, each request the next of them, as
+ *   clients walking the list send them, from its start (the first page and 49 pages by cursor)
+ *   and from that deep page on. A list keeps only its last cursor and page, so every request
+ *   decodes its cursor, searches for its position, gathers its rows from memory that other
+ *   pages have since used, and builds its ETag, next cursor and `Link`. No target: the deep
+ *   walk against the start walk shows what depth costs when no page is repeated, and either
+ *   against the first page what a page asked for once costs against one asked for again.
  *
  * `--cases` runs only the named cases, comma-separated, of `first`, `deep`, `304`,
- * `overview first` and `overview deep` (all by default), for quicker runs while working on one
+ * `overview first`, `overview deep`, `overview walk start` and `overview walk deep` (all by default), for quicker runs while working on one
  * of them; the table then shows those rows, and a ratio only when both its cases ran.
  *
  * Rounds alternate the cases against one server, so each ratio compares figures of the same
@@ -39,7 +46,9 @@ const CONNECTIONS = 50;
 interface Request { path: string; etag?: string }
 
 /** The cases, in the order each round runs them. */
-const CASES = ['first', 'deep', '304', 'overview first', 'overview deep'] as const;
+const CASES = ['first', 'deep', '304', 'overview first', 'overview deep', 'overview walk start', 'overview walk deep'] as const;
+/** Pages of an overview walk. */
+const WALK_PAGES = 50;
 type CaseName = (typeof CASES)[number];
 
 async function main(): Promise<number> {
@@ -99,7 +108,20 @@ async function main(): Promise<number> {
       if (runs('deep')) cases.get('deep')!.push({ path: await deepPath(`/api/v1/finance/filings?ticker=${ticker}`) });
     }
     cases.get('overview first')?.push({ path: `/api/v1/finance/filings?limit=${PAGE}` });
-    if (runs('overview deep')) {
+    /** `WALK_PAGES` consecutive pages of the overview from `from` on. */
+    const walk = async (from: string): Promise<Request[]> => {
+      const pages: Request[] = [];
+      let page = from;
+      for (let i = 0; i < WALK_PAGES; i++) {
+        pages.push({ path: page });
+        const link = (await get(page)).headers.get('link');
+        if (link === null) break;
+        page = `/api/v1/finance/filings?limit=${PAGE}&cursor=${/cursor=([A-Za-z0-9_-]+)>/.exec(link)![1]!}`;
+      }
+      return pages;
+    };
+    if (runs('overview walk start')) cases.get('overview walk start')!.push(...await walk(`/api/v1/finance/filings?limit=${PAGE}`));
+    if (runs('overview deep') || runs('overview walk deep')) {
       // The overview is long: 30 pages of 200 rows in, a page of 20 (every cursor page costs the same: scripts/bench/notes.md).
       let overview = `/api/v1/finance/filings?limit=200`;
       for (let i = 0; i < 30; i++) {
@@ -107,7 +129,9 @@ async function main(): Promise<number> {
         if (link === null) break;
         overview = `/api/v1/finance/filings?limit=200&cursor=${/cursor=([A-Za-z0-9_-]+)>/.exec(link)![1]!}`;
       }
-      cases.get('overview deep')!.push({ path: overview.replace('limit=200', `limit=${PAGE}`) });
+      const deep = overview.replace('limit=200', `limit=${PAGE}`);
+      cases.get('overview deep')?.push({ path: deep });
+      if (runs('overview walk deep')) cases.get('overview walk deep')!.push(...await walk(deep));
     }
 
     const files: Record<string, string> = {};
@@ -154,6 +178,8 @@ async function main(): Promise<number> {
       ['304 of first page', '304', 'first', '≥ 1.0'],
       ['first page (overview)', 'overview first', undefined],
       ['deep page (overview)', 'overview deep', 'overview first', '≥ 0.9'],
+      [`walk of ${WALK_PAGES} pages from the start (overview)`, 'overview walk start', 'overview first'],
+      [`walk of ${WALK_PAGES} pages, deep (overview)`, 'overview walk deep', 'overview walk start'],
     ];
     const lines = [
       `Paging bench: ${rounds} rounds × ${seconds} s per case, ${CONNECTIONS} connections, ${tickers.length} tickers, snapshot ${dir}`,
