@@ -166,7 +166,10 @@ export function renderMarkdown(r: BenchResults): string {
   if (r.paging) {
     out.push('## Pagination and conditional requests (issue 13)', '',
       `\`npm run bench:paging -- --snapshot <the served ${r.config.serveFilings.toLocaleString('en-US')}-filing snapshot> --rounds ${r.config.rounds} --seconds ${r.config.seconds}\`, ` +
-      'run by the same `npm run bench`. Targets: a deep page at least 0.9 x the first page\'s req/s, a 304 at least 1.0 x the 200 of the same page.', '',
+      'run by the same `npm run bench`. Targets: a deep page at least 0.9 x the first page\'s req/s, a 304 at least 1.0 x the 200 of the same page. '
+      + 'Each of those cases asks for the same pages again and again (a poller, a popular page); the two walks ask for 50 consecutive pages of the '
+      + 'overview in turn, each once per pass, as clients following `Link` do: the deep walk against the walk from the start shows what depth costs '
+      + 'when no page is repeated, either walk against the first page what a page asked for once costs (see the notes under "Profiles and fixes").', '',
       r.paging, '');
   }
   out.push(readFileSync(`${BENCH_DIR}notes.md`, 'utf8').trim(), '');
