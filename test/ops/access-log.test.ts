@@ -85,6 +85,35 @@ test('openAccessLog writes queued lines to a file in batches that end at a line 
   assert.deepEqual(lines.map((line) => (JSON.parse(line) as { i: number }).i), [0, 1, 2, 3, 4]);
 });
 
+test('openAccessLog to stdout writes whole UTF-8 lines in chunks of at most PIPE_BUF bytes, a longer line alone, and loses none', () => {
+  const chunks: Buffer[] = [];
+  const write = process.stdout.write;
+  // Every write of the log is synchronous within close(): the test runner's own output is not caught.
+  process.stdout.write = ((chunk: Uint8Array | string) => {
+    chunks.push(Buffer.from(chunk));
+    return true;
+  }) as typeof process.stdout.write;
+  const lines: string[] = [];
+  try {
+    const log = openAccessLog('stdout');
+    for (let i = 0; i < 400; i++) {
+      // Multi-byte characters (2, 3 and 4 bytes of UTF-8), and now and then a line longer than the queue.
+      lines.push(JSON.stringify({ i, owner: 'Société Générale €', note: i % 150 === 7 ? 'ü'.repeat(50_000) : '😀'.repeat(i % 40) }));
+      log.write(lines[i]!);
+    }
+    void log.close();
+  } finally {
+    process.stdout.write = write;
+  }
+  assert.equal(Buffer.concat(chunks).toString('utf8'), lines.map((line) => `${line}\n`).join(''));
+  for (const chunk of chunks) {
+    assert.equal(chunk.at(-1), 0x0a, 'a chunk ends at a line end');
+    const inside = chunk.subarray(0, -1).includes(0x0a);
+    assert.ok(chunk.length <= 4096 || !inside, `a chunk over 4096 bytes (${chunk.length}) holds one line only`);
+  }
+  assert.ok(chunks.filter((chunk) => chunk.length > 4096).length === 3, 'the three long lines were written alone');
+});
+
 test('serve --access-log FILE: each process appends its lines; --access-log off writes none; stdout is the default', async (t) => {
   const fixture = await fixtureDir(t);
   const file = join(fixture.dir, 'access.log');
