@@ -97,8 +97,14 @@ export interface AccessLogFile {
  */
 const MAX_PIPE_WRITE_BYTES = 4096;
 
-/** Queued characters that make a batch worth writing at once (about 100 lines). */
-const FLUSH_CHARS = 32 * 1024;
+/** Queued bytes that make a batch worth writing at once (about 100 lines). */
+const FLUSH_BYTES = 32 * 1024;
+
+/**
+ * Bytes of the queue: a batch plus room for the line that fills it (a line of `n` UTF-16 code
+ * units takes at most `3n` bytes of UTF-8); a longer line gets a queue of its own size.
+ */
+const QUEUE_BYTES = 64 * 1024;
 
 /** Longest a line waits in the queue, ms. */
 const FLUSH_DELAY_MS = 100;
@@ -107,7 +113,9 @@ const FLUSH_DELAY_MS = 100;
  * Opens `--access-log stdout|FILE` (`off` opens nothing). Lines are queued and written in
  * batches, when 32 KiB are queued or 100 ms after the first line of a batch, with one
  * synchronous write (a few µs, no thread-pool round trip): a write per response, or per turn of
- * the event loop, cost over 10 % of filings req/s. A line thus reaches the file up to 100 ms
+ * the event loop, cost over 10 % of filings req/s. Each line is encoded into the queue's bytes
+ * as it comes: queued strings joined at the flush cost about 1.4 µs a response more in a CPU
+ * profile of the server (the join flattened each line's pieces). A line thus reaches the file up to 100 ms
  * after its response; {@link AccessLogFile.close} (SIGTERM) writes what is queued, a crash loses
  * at most those 100 ms. A FILE is opened for appending, so several processes may share it, and
  * reopened by {@link AccessLogFile.reopen} (after logrotate moved it).
@@ -131,47 +139,52 @@ export function openAccessLog(target: string, log: (line: string) => void = (lin
       broken = true;
     });
   }
-  let queue: string[] = [];
-  let queuedChars = 0;
+  // Lines in UTF-8, each with its newline; the file's queue is reused after each write, stdout
+  // gets the bytes and the queue is replaced (a stream may hold them after write() returns).
+  let queue = Buffer.allocUnsafe(QUEUE_BYTES);
+  let queued = 0;
   let timer: NodeJS.Timeout | undefined;
   const flush = (): void => {
     clearTimeout(timer);
     timer = undefined;
-    if (queue.length === 0) return;
-    const lines = queue;
-    queue = [];
-    queuedChars = 0;
+    if (queued === 0) return;
+    const bytes = queue.subarray(0, queued);
+    queued = 0;
     if (broken) return;
     if (!toStdout) {
       try {
         fd ??= openSync(target, 'a');
-        writeSync(fd, lines.join(''));
+        writeSync(fd, bytes);
         failing = false;
+        // A queue grown for one long line is not kept.
+        if (queue.length > QUEUE_BYTES) queue = Buffer.allocUnsafe(QUEUE_BYTES);
       } catch (error) {
         if (!failing) log(`access log: cannot write ${target} (${(error as Error).message}); its lines are dropped until it can`);
         failing = true;
       }
       return;
     }
-    let chunk = '';
-    let chunkBytes = 0;
-    for (const line of lines) {
-      const bytes = Buffer.byteLength(line);
-      if (chunkBytes + bytes > MAX_PIPE_WRITE_BYTES && chunk !== '') {
-        process.stdout.write(chunk);
-        chunk = '';
-        chunkBytes = 0;
-      }
-      chunk += line;
-      chunkBytes += bytes;
+    queue = Buffer.allocUnsafe(QUEUE_BYTES);
+    // Chunks of whole lines, each at most PIPE_BUF bytes unless one line is longer.
+    let start = 0;
+    while (bytes.length - start > MAX_PIPE_WRITE_BYTES) {
+      const end = bytes.lastIndexOf(0x0a, start + MAX_PIPE_WRITE_BYTES - 1);
+      const cut = end >= start ? end + 1 : bytes.indexOf(0x0a, start) + 1;
+      process.stdout.write(bytes.subarray(start, cut));
+      start = cut;
     }
-    process.stdout.write(chunk);
+    if (start < bytes.length) process.stdout.write(bytes.subarray(start));
   };
   return {
     write(line) {
-      queue.push(`${line}\n`);
-      queuedChars += line.length + 1;
-      if (queuedChars >= FLUSH_CHARS) flush();
+      const most = 3 * line.length + 1;
+      if (queued + most > queue.length) {
+        flush();
+        if (most > queue.length) queue = Buffer.allocUnsafe(most);
+      }
+      queued += queue.write(line, queued, 'utf8');
+      queue[queued++] = 0x0a;
+      if (queued >= FLUSH_BYTES) flush();
       else if (timer === undefined) {
         timer = setTimeout(flush, FLUSH_DELAY_MS);
         timer.unref();

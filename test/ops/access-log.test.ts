@@ -79,10 +79,15 @@ test('openAccessLog writes queued lines to a file in batches that end at a line 
   const log = openAccessLog(file);
   const long = 'x'.repeat(3000);
   for (let i = 0; i < 5; i++) log.write(JSON.stringify({ i, long }));
+  // Multi-byte UTF-8, and a line longer than the whole queue (64 KiB) between batches.
+  const more = Array.from({ length: 60 }, (_, i) => JSON.stringify({ i: 5 + i, owner: 'Société Générale € 😀', note: i === 30 ? 'ü'.repeat(50_000) : 'x'.repeat(i * 50) }));
+  for (const line of more) log.write(line);
   await log.close();
-  const lines = (await readFile(file, 'utf8')).split('\n');
+  const text = await readFile(file, 'utf8');
+  const lines = text.split('\n');
   assert.equal(lines.pop(), '');
-  assert.deepEqual(lines.map((line) => (JSON.parse(line) as { i: number }).i), [0, 1, 2, 3, 4]);
+  assert.deepEqual(lines.map((line) => (JSON.parse(line) as { i: number }).i), Array.from({ length: 65 }, (_, i) => i));
+  assert.deepEqual(lines.slice(5), more);
 });
 
 test('openAccessLog to stdout writes whole UTF-8 lines in chunks of at most PIPE_BUF bytes, a longer line alone, and loses none', () => {
