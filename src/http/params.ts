@@ -148,8 +148,6 @@ export function quickListQuery(url: string, start: number, route: Route): ListQu
   let limit = DEFAULT_PAGE_SIZE;
   let key: string | null = null;
   let cursor: string | null = null;
-  // Percent-encoding or `+` anywhere: the general path decodes it.
-  if (url.indexOf('%', start) !== -1 || url.indexOf('+', start) !== -1) return undefined;
   let at = start;
   while (at < end) {
     let next = url.indexOf('&', at);
@@ -174,9 +172,12 @@ export function quickListQuery(url: string, start: number, route: Route): ListQu
         }
         if (limit < 1) return undefined;
       } else if (param === 'cursor') {
-        // Any text: with no `%` or `+` it reads the same on both paths, and findPage checks it.
+        // Any text without `%` or `+` (the general path decodes those) reads the same on both
+        // paths, and findPage checks it. (The other values' own character checks refuse both.)
         if (length === 0) return undefined;
-        cursor = url.slice(from, next);
+        const text = url.slice(from, next);
+        if (text.indexOf('%') !== -1 || text.indexOf('+') !== -1) return undefined;
+        cursor = text;
       } else {
         if (length === 0 || length > TICKER_MAX_LENGTH) return undefined;
         for (let i = from; i < next; i++) {
