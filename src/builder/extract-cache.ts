@@ -12,40 +12,45 @@
  * program's file, a changed file) is ignored and the file parsed again; it is never trusted: a
  * damaged block loses all its entries.
  *
- * Layout: `DIR/segment-*.eqfc`, each `EQFCACHE 3 <fingerprint>\n` then blocks
- * `[u32 LE length][u32 LE CRC-32][u32 LE entries][u32 LE index length][index][extracts]`: the
- * index a v8-serialised `[paths, [size, mtimeMs, …]]`, the extracts a v8-serialised array of the
- * entries' extracts without their empty lists, the CRC covering everything after itself. Entries
- * go in blocks of {@link BLOCK_ENTRIES} because one `deserialize` call per entry costs more than
- * the entry. Opening the cache checks every block's CRC and reads the indexes only; a block's
- * extracts are deserialised when the build takes the first of them, so the walk can run ahead
- * to the files to parse and the extract workers parse them while the rest is read back.
+ * Layout: `DIR/segment-*.eqfc`, each `EQFCACHE 4 LE <fingerprint>\n` (LE or BE: the byte order
+ * of the typed arrays below, as they lie in memory) then blocks of up to {@link BLOCK_ENTRIES}
+ * entries: a head of six u32 LE (the length of what follows the head, the CRC-32 of everything
+ * after itself, the entries, the operations, the numbers, the table's bytes), then the index
+ * (per entry its path as an index into the strings, its size and its mtimeMs, f64), the numbers
+ * (f64), the operations (u32) and the table (UTF-8 JSON `[strings, shapes]`) of the entries' extracts without their empty lists, encoded by
+ * record-codec.ts. A block is one unit: one checksum, one table of strings and shapes shared
+ * by its entries, one decode. Opening the cache checks every block's CRC and reads its table
+ * and index; a block's extracts are decoded when the build takes the first of them, so the
+ * walk can run ahead to the files to parse and the extract workers parse them while the rest is
+ * read back.
  * A build appends one segment with what it parsed; when dead entries outweigh live ones, or
  * segments pile up, it writes the live entries into one segment and removes the others.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { endianness } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { deserialize, serialize } from 'node:v8';
 import { crc32 } from 'node:zlib';
 import { accessionFromName } from '../edgar/conventions.js';
 import type { FileExtract } from './file-extract.js';
+import { decodeRecords, NotPlainDataError, RecordEncoder, type EncodedRecords } from './record-codec.js';
 import type { WalkedFile } from './walk.js';
 
-const MAGIC = 'EQFCACHE 3 ';
+/** Format 4, and the machine's byte order: the index, numbers and operations are typed arrays written as they lie in memory. */
+const MAGIC = `EQFCACHE 4 ${endianness()} `;
 const SUFFIX = '.eqfc';
 /** Segments kept before they are merged into one. */
 const MAX_SEGMENTS = 8;
-/** Entries per block: few enough that a damaged block costs little, many enough that one `deserialize` call per block is cheap. */
+/** Entries per block: few enough that a damaged block costs little, many enough that its table of strings is shared widely. */
 export const BLOCK_ENTRIES = 256;
-/** Bytes before a block's index: its length, CRC-32, entry count and the index's length. */
-const BLOCK_HEAD = 16;
+/** Bytes of a block's head: its length, CRC-32, entries, operations, numbers and table bytes. */
+const BLOCK_HEAD = 24;
 
-/** A block read from a segment: its extracts are deserialised when the first of them is taken. */
+/** A block read from a segment: its extracts are decoded when the first of them is taken. */
 interface Block {
-  /** The serialised array of extracts, until deserialised. */
-  bytes: Buffer | null;
-  /** The extracts, once deserialised; null when they turned out damaged. */
+  /** The encoded extracts, until decoded. */
+  encoded: EncodedRecords | null;
+  /** The extracts, once decoded; null when they turned out damaged. */
   extracts?: unknown[] | null;
   count: number;
 }
@@ -94,14 +99,6 @@ const FIELDS: ReadonlySet<string> = new Set(ARRAY_FIELDS);
 function isExtract(value: unknown): value is Partial<FileExtract> {
   const extract = value as Record<string, unknown> | null;
   return typeof extract === 'object' && extract !== null && Object.keys(extract).every((field) => FIELDS.has(field) && Array.isArray(extract[field]));
-}
-
-/** A block's index, `[paths, [size, mtimeMs, size, mtimeMs, …]]`, when well shaped. */
-function isIndex(value: unknown, count: number): value is [string[], number[]] {
-  if (!Array.isArray(value) || value.length !== 2) return false;
-  const [paths, numbers] = value as unknown[];
-  return Array.isArray(paths) && Array.isArray(numbers) && paths.length === count && numbers.length === 2 * count
-    && paths.every((p) => typeof p === 'string') && numbers.every((n) => typeof n === 'number');
 }
 
 /** Drops the empty lists of an extract for storage. */
@@ -167,37 +164,21 @@ export class ExtractCache {
       }
       const length = bytes.readUInt32LE(at);
       const count = bytes.readUInt32LE(at + 8);
-      const indexLength = bytes.readUInt32LE(at + 12);
       const end = at + BLOCK_HEAD + length;
-      if (end > bytes.length || indexLength > length) {
+      if (end > bytes.length) {
         // A torn write: the rest of the segment cannot be framed.
         this.stats.corrupt += Math.max(1, count);
         return true;
       }
       const sum = bytes.readUInt32LE(at + 4);
-      const counted = bytes.subarray(at + 8, end);
-      const indexStart = at + BLOCK_HEAD;
+      const block = crc32(bytes.subarray(at + 8, end)) === sum ? readBlock(bytes.subarray(at, end)) : undefined;
       at = end;
-      if (crc32(counted) !== sum) {
+      if (!block) {
         this.stats.corrupt += Math.max(1, count);
         continue;
       }
-      let index: unknown;
-      try {
-        index = deserialize(bytes.subarray(indexStart, indexStart + indexLength));
-      } catch {
-        index = undefined;
-      }
-      if (!isIndex(index, count)) {
-        this.stats.corrupt += Math.max(1, count);
-        continue;
-      }
-      const block: Block = { bytes: bytes.subarray(indexStart + indexLength, end), count };
-      const [paths, numbers] = index;
-      for (let i = 0; i < count; i++) {
-        this.#entries.set(paths[i]!, { path: paths[i]!, size: numbers[2 * i]!, mtimeMs: numbers[2 * i + 1]!, block, index: i });
-      }
-      this.stats.loaded += count;
+      for (const entry of block) this.#entries.set(entry.path, entry);
+      this.stats.loaded += block.length;
     }
     return true;
   }
@@ -220,7 +201,7 @@ export class ExtractCache {
   }
 
   /**
-   * The extract of a file {@link has} found, deserialised with its block on first use.
+   * The extract of a file {@link has} found, decoded with its block on first use.
    *
    * @returns the extract, or undefined when its block turns out damaged (then parse the file and {@link put} it).
    */
@@ -240,12 +221,11 @@ export class ExtractCache {
     const block = entry.block;
     if (block.extracts === undefined) {
       try {
-        const extracts = deserialize(block.bytes!) as unknown;
-        block.extracts = Array.isArray(extracts) && extracts.length === block.count ? extracts : null;
+        block.extracts = decodeRecords(block.encoded!, block.count);
       } catch {
         block.extracts = null;
       }
-      block.bytes = null;
+      block.encoded = null;
       if (block.extracts === null) this.stats.corrupt += block.count;
     }
     const extract = block.extracts?.[entry.index];
@@ -282,21 +262,99 @@ export class ExtractCache {
     if (entries.length === 0 && !merge) return;
     const name = `segment-${Date.now().toString(36)}-${process.pid}-${randomBytes(4).toString('hex')}${SUFFIX}`;
     const parts: Buffer[] = [Buffer.from(`${MAGIC}${this.#fingerprint}\n`)];
+    let written = 0;
     for (let i = 0; i < entries.length; i += BLOCK_ENTRIES) {
-      const block = entries.slice(i, i + BLOCK_ENTRIES);
-      const index = serialize([block.map((e) => e.path), block.flatMap((e) => [e.size, e.mtimeMs])]);
-      const extracts = serialize(block.map((e) => e.extract));
-      const head = Buffer.alloc(BLOCK_HEAD);
-      head.writeUInt32LE(index.length + extracts.length, 0);
-      head.writeUInt32LE(block.length, 8);
-      head.writeUInt32LE(index.length, 12);
-      head.writeUInt32LE(crc32(extracts, crc32(index, crc32(head.subarray(8)))), 4);
-      parts.push(head, index, extracts);
+      const block = encodeBlock(entries.slice(i, i + BLOCK_ENTRIES).map((e) => ({ path: e.path, size: e.size, mtimeMs: e.mtimeMs, extract: e.extract })));
+      if (block) {
+        parts.push(block.bytes);
+        written += block.entries;
+      }
     }
     const temporary = join(this.#dir, `.${name}.tmp`);
     await writeFile(temporary, Buffer.concat(parts));
     await rename(temporary, join(this.#dir, name));
-    this.stats.written = entries.length;
+    this.stats.written = written;
     if (merge) await Promise.all(this.#segments.map((segment) => rm(join(this.#dir, segment), { force: true })));
   }
+}
+
+/** One entry of a block to write: a file and its extract. */
+export interface BlockEntry {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  extract: unknown;
+}
+
+/**
+ * Encodes entries as one block (layout in the module comment). An entry whose extract is not
+ * plain data (record-codec.ts) is left out: its file is parsed again next time.
+ *
+ * @returns the block's bytes and how many entries it holds, or undefined when it holds none.
+ */
+export function encodeBlock(entries: readonly BlockEntry[]): { bytes: Buffer; entries: number } | undefined {
+  const encoder = new RecordEncoder();
+  const index: number[] = [];
+  for (const entry of entries) {
+    try {
+      encoder.add(entry.extract);
+    } catch (error) {
+      if (error instanceof NotPlainDataError) continue;
+      throw error;
+    }
+    index.push(encoder.string(entry.path), entry.size, entry.mtimeMs);
+  }
+  if (encoder.count === 0) return undefined;
+  const { strings, shapes, ops, numbers } = encoder.finish();
+  const table = Buffer.from(JSON.stringify([strings, shapes]));
+  const head = Buffer.alloc(BLOCK_HEAD);
+  const body = [Buffer.from(Float64Array.from(index).buffer), Buffer.from(numbers.buffer), Buffer.from(ops.buffer), table];
+  head.writeUInt32LE(body.reduce((sum, part) => sum + part.length, 0), 0);
+  head.writeUInt32LE(encoder.count, 8);
+  head.writeUInt32LE(ops.length, 12);
+  head.writeUInt32LE(numbers.length, 16);
+  head.writeUInt32LE(table.length, 20);
+  // Node's crc32 returns 0 for an empty buffer whatever the running value: empty parts are left out.
+  head.writeUInt32LE(body.reduce((sum, part) => (part.length === 0 ? sum : crc32(part, sum)), crc32(head.subarray(8))), 4);
+  return { bytes: Buffer.concat([head, ...body]), entries: encoder.count };
+}
+
+/**
+ * Reads a block whose checksum is right: its table and index now, its extracts when first taken.
+ *
+ * @returns its entries, or undefined when it is not well formed.
+ */
+function readBlock(bytes: Buffer): Entry[] | undefined {
+  const count = bytes.readUInt32LE(8);
+  const ops = bytes.readUInt32LE(12);
+  const numbers = bytes.readUInt32LE(16);
+  const tableBytes = bytes.readUInt32LE(20);
+  const indexAt = BLOCK_HEAD;
+  const numbersAt = indexAt + 24 * count;
+  const opsAt = numbersAt + 8 * numbers;
+  const tableAt = opsAt + 4 * ops;
+  if (count === 0 || tableAt + tableBytes !== bytes.length) return undefined;
+  let table: unknown;
+  try {
+    table = JSON.parse(bytes.toString('utf8', tableAt, tableAt + tableBytes));
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(table) || table.length !== 2 || !Array.isArray(table[0]) || !Array.isArray(table[1])) return undefined;
+  const [strings, shapes] = table as [unknown[], unknown[]];
+  if (!strings.every((s) => typeof s === 'string')) return undefined;
+  // Typed arrays need aligned bytes: copies of their parts.
+  const aligned = (from: number, to: number): ArrayBuffer => (bytes.buffer as ArrayBuffer).slice(bytes.byteOffset + from, bytes.byteOffset + to);
+  const index = new Float64Array(aligned(indexAt, numbersAt));
+  const block: Block = {
+    encoded: { strings: strings as string[], shapes: shapes as string[][], numbers: new Float64Array(aligned(numbersAt, opsAt)), ops: new Uint32Array(aligned(opsAt, tableAt)) },
+    count,
+  };
+  const entries: Entry[] = [];
+  for (let i = 0; i < count; i++) {
+    const path = strings[index[3 * i]!];
+    if (typeof path !== 'string') return undefined;
+    entries.push({ path, size: index[3 * i + 1]!, mtimeMs: index[3 * i + 2]!, block, index: i });
+  }
+  return entries;
 }

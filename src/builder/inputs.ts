@@ -72,10 +72,12 @@ const append = <T>(target: T[], items: readonly T[] | undefined): void => {
  * @param inputs - collected so far; changed in place.
  * @param extract - what the file gave; a list it lacks is empty (the cache stores extracts so).
  * @param files - how many files the extract stands for (a data set's tables are one extract).
+ * @param intern - whether to share its repeated values with the records added before
+ *   ({@link internExtract}); the cache's extracts already share theirs, block by block.
  */
-export function addExtract(inputs: Inputs, extract: Partial<FileExtract>, files = 1): void {
+export function addExtract(inputs: Inputs, extract: Partial<FileExtract>, files = 1, intern = true): void {
   inputs.filesRead += files;
-  internExtract(inputs.strings, extract);
+  if (intern) internExtract(inputs.strings, extract);
   if (extract.tickers?.length) inputs.tickers.add(extract.tickers);
   for (const company of extract.companies ?? NONE) inputs.companies.set(company.cik, company);
   append(inputs.filings, extract.filings);

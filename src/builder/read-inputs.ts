@@ -12,6 +12,9 @@ import { addExtract, emptyInputs, type Inputs } from './inputs.js';
 import { sep } from 'node:path';
 import type { WalkedFile } from './walk.js';
 
+/** No extract of a batch read without a cache came from it. */
+const NOT_CACHED: readonly boolean[] = [];
+
 /** Files per batch sent to the pool: enough to make a message worth its cost. */
 export const BATCH_FILES = 32;
 
@@ -53,7 +56,7 @@ export async function readInputs(files: AsyncIterable<WalkedFile> | Iterable<Wal
   const inputs = emptyInputs();
   const inFlight = options.inFlight ?? 8;
   const iterator = (Symbol.asyncIterator in files ? files[Symbol.asyncIterator]() : (files as Iterable<WalkedFile>)[Symbol.iterator]()) as AsyncIterator<WalkedFile> | Iterator<WalkedFile>;
-  const results: { batch: WalkedFile[]; extracts: () => Promise<Partial<FileExtract>[]>; pooled: boolean }[] = [];
+  const results: { batch: WalkedFile[]; extracts: () => Promise<BatchExtracts>; pooled: boolean }[] = [];
   /** Batches sent to the pool and not parsed yet, and not merged yet. */
   let parsing = 0;
   let pooled = 0;
@@ -89,11 +92,12 @@ export async function readInputs(files: AsyncIterable<WalkedFile> | Iterable<Wal
   while (results.length > 0) {
     const { batch, extracts, pooled: used } = results.shift()!;
     if (used) pooled--;
-    (await extracts()).forEach((extract, i) => {
+    const { list, cached } = await extracts();
+    list.forEach((extract, i) => {
       if (extract.deferred) {
         bulk.push(batch[i]!.path);
       } else {
-        addExtract(inputs, extract);
+        addExtract(inputs, extract, 1, !cached[i]);
       }
     });
     read += batch.length;
@@ -126,13 +130,20 @@ function comparePaths(a: string, b: string): number {
   return x.length - y.length;
 }
 
+/** A batch's extracts in its order, and which of them came from the cache. */
+interface BatchExtracts {
+  list: Partial<FileExtract>[];
+  /** By index; a missing index is false. */
+  cached: readonly boolean[];
+}
+
 /**
  * A batch's extracts, in its order: from the cache where it holds them, else from the pool (and
  * then cached); `parsed` settles when the pool has parsed what it was asked, if asked. The pool is asked at once; the
  * cache's extracts are taken when `extracts` is called (in walk order, at the merge), so that
  * the walk runs ahead on the cache's index alone.
  */
-function extractBatch(batch: readonly WalkedFile[], pool: ExtractPool, cache: ExtractCache | undefined): { extracts: () => Promise<Partial<FileExtract>[]>; parsed?: Promise<unknown> } {
+function extractBatch(batch: readonly WalkedFile[], pool: ExtractPool, cache: ExtractCache | undefined): { extracts: () => Promise<BatchExtracts>; parsed?: Promise<unknown> } {
   const parse = (files: readonly WalkedFile[]): Promise<FileExtract[]> => {
     const parsed = pool.extract(files.map((file) => file.path));
     // Awaited in walk order; a failure of a later batch must not be an unhandled rejection meanwhile.
@@ -141,20 +152,22 @@ function extractBatch(batch: readonly WalkedFile[], pool: ExtractPool, cache: Ex
   };
   if (!cache) {
     const parsed = parse(batch);
-    return { extracts: () => parsed, parsed };
+    return { extracts: async () => ({ list: await parsed, cached: NOT_CACHED }), parsed };
   }
   const known = batch.map((file) => cache.has(file));
   const missing = batch.filter((_, i) => !known[i]);
   const parsed = missing.length === 0 ? undefined : parse(missing);
-  const extracts = async (): Promise<Partial<FileExtract>[]> => {
+  const extracts = async (): Promise<BatchExtracts> => {
     const list = parsed ? await parsed : [];
     let j = 0;
     const out: Partial<FileExtract>[] = [];
+    const cached: boolean[] = [];
     for (let i = 0; i < batch.length; i++) {
       const file = batch[i]!;
-      const cached = known[i] ? cache.take(file) : undefined;
-      if (cached) {
-        out.push(cached);
+      const taken = known[i] ? cache.take(file) : undefined;
+      cached.push(taken !== undefined);
+      if (taken) {
+        out.push(taken);
         continue;
       }
       // A block found damaged only now: its files are parsed after all.
@@ -162,7 +175,7 @@ function extractBatch(batch: readonly WalkedFile[], pool: ExtractPool, cache: Ex
       cache.put(file, extract);
       out.push(extract);
     }
-    return out;
+    return { list: out, cached };
   };
   return { extracts, ...(parsed ? { parsed } : {}) };
 }

@@ -8,10 +8,8 @@ import assert from 'node:assert/strict';
 import { cp, mkdtemp, readFile, readdir, rename, rm, stat, truncate, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serialize } from 'node:v8';
-import { crc32 } from 'node:zlib';
 import { buildSnapshot, type BuildResult } from '../../src/builder/build.js';
-import { isCacheable } from '../../src/builder/extract-cache.js';
+import { encodeBlock, isCacheable } from '../../src/builder/extract-cache.js';
 import { ROW_KINDS } from '../../src/rows/schemas.js';
 import { SEC_DATA, secDataSkip as skip } from '../helpers/real-build.js';
 
@@ -102,7 +100,7 @@ test(skip ? `damaged cache (${skip})` : 'a damaged entry, a torn segment, a fore
   const [own] = await segments(cache);
   const text = await readFile(own!);
   const newline = text.indexOf(0x0a);
-  await writeFile(own!, Buffer.concat([Buffer.from('EQFCACHE 3 0123456789abcdef0123456789abcdef'), text.subarray(newline)]));
+  await writeFile(own!, Buffer.concat([Buffer.from(`${text.toString('utf8', 0, newline).split(' ').slice(0, -1).join(' ')} 0123456789abcdef0123456789abcdef`), text.subarray(newline)]));
   await writeFile(join(cache, 'segment-junk.eqfc'), 'not a cache segment');
   const foreign = await build(from, join(dir, 'out'), cache);
   assert.deepEqual([foreign.result.cache?.foreign, foreign.result.cache?.hits, foreign.result.cache?.misses], [2, 0, 10]);
@@ -115,14 +113,8 @@ test(skip ? `damaged cache (${skip})` : 'a damaged entry, a torn segment, a fore
   // Its index matches the file as it is, so the build counts on it until it takes the extract.
   const path = join(from, 'ownership', `${FILINGS[0]}.xml`);
   const { size, mtimeMs } = await stat(path);
-  const index = serialize([[path], [size, mtimeMs]]);
-  const extracts = serialize([{ filings: 'not a list' }]);
-  const frame = Buffer.alloc(16);
-  frame.writeUInt32LE(index.length + extracts.length, 0);
-  frame.writeUInt32LE(1, 8);
-  frame.writeUInt32LE(index.length, 12);
-  frame.writeUInt32LE(crc32(extracts, crc32(index, crc32(frame.subarray(8)))), 4);
-  await writeFile(join(cache, 'segment-zz.eqfc'), Buffer.concat([header, frame, index, extracts]));
+  const block = encodeBlock([{ path, size, mtimeMs, extract: { filings: 'not a list' } }]);
+  await writeFile(join(cache, 'segment-zz.eqfc'), Buffer.concat([header, block!.bytes]));
   const shaped = await build(from, join(dir, 'out'), cache);
   assert.deepEqual([shaped.result.cache?.corrupt, shaped.result.cache?.hits, shaped.result.cache?.misses], [1, 9, 1]);
   assert.deepEqual(shaped.rows, clean.rows);
