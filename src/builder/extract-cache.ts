@@ -51,8 +51,45 @@ interface Block {
   /** The encoded extracts, until decoded. */
   encoded: EncodedRecords | null;
   /** The extracts, once decoded; null when they turned out damaged. */
-  extracts?: unknown[] | null;
+  decoded?: DecodedBlock | null;
   count: number;
+}
+
+/** A list of an extract (every field of {@link FileExtract} but `deferred`). */
+type ExtractList = (typeof ARRAY_FIELDS)[number];
+
+/**
+ * A block's extracts, decoded: per list, the items of all its entries in entry order, so that a
+ * run of entries taken in walk order is merged list by list rather than file by file.
+ */
+export interface DecodedBlock {
+  lists: Partial<FileExtract>;
+  /** Per list in `lists`, entries + 1 offsets: entry i's items are those from offsets[i] to offsets[i + 1]. */
+  offsets: Partial<Record<ExtractList, Uint32Array>>;
+}
+
+/** Consecutive entries of one block, from `start` to `end` (exclusive): their extracts are {@link runExtract}. */
+export interface CachedRun {
+  block: DecodedBlock;
+  start: number;
+  end: number;
+}
+
+/**
+ * The extracts of a run of entries as one extract: each list the items of those entries in
+ * order (the block's own list when the run covers the block).
+ */
+export function runExtract({ block, start, end }: CachedRun): Partial<FileExtract> {
+  const out: Record<string, unknown[]> = {};
+  for (const field in block.offsets) {
+    const offsets = block.offsets[field as ExtractList]!;
+    const items = block.lists[field as ExtractList] as unknown[];
+    const from = offsets[start]!;
+    const to = offsets[end]!;
+    if (from === to) continue;
+    out[field] = from === 0 && to === items.length ? items : items.slice(from, to);
+  }
+  return out as Partial<FileExtract>;
 }
 
 interface Entry {
@@ -60,8 +97,9 @@ interface Entry {
   path: string;
   size: number;
   mtimeMs: number;
-  /** The extract without its empty lists (most of a file's eighteen lists are empty); absent until taken from its block. */
+  /** The extract without its empty lists (most of a file's eighteen lists are empty), of an entry made in this build. */
   extract?: Partial<FileExtract>;
+  /** The block of an entry read from the cache. */
   block?: Block;
   /** The entry's place in its block. */
   index: number;
@@ -95,11 +133,6 @@ export function isCacheable(path: string): boolean {
 const ARRAY_FIELDS = ['tickers', 'companies', 'filings', 'ownership', 'thirteenF', 'looseThirteenF', 'looseHtml', 'looseOwnership', 'headerJson',
   'companyFacts', 'submissionsAcceptance', 'plainTextOwnership', 'headerProfiles', 'unmappedItemTitles', 'skipped', 'dataSetOwnership', 'dataSetThirteenF', 'dataSets'] as const;
 const FIELDS: ReadonlySet<string> = new Set(ARRAY_FIELDS);
-
-function isExtract(value: unknown): value is Partial<FileExtract> {
-  const extract = value as Record<string, unknown> | null;
-  return typeof extract === 'object' && extract !== null && Object.keys(extract).every((field) => FIELDS.has(field) && Array.isArray(extract[field]));
-}
 
 /** Drops the empty lists of an extract for storage. */
 function compact(extract: FileExtract): Partial<FileExtract> {
@@ -201,41 +234,37 @@ export class ExtractCache {
   }
 
   /**
-   * The extract of a file {@link has} found, decoded with its block on first use.
+   * The entry of a file {@link has} found, its block decoded on first use.
    *
-   * @returns the extract, or undefined when its block turns out damaged (then parse the file and {@link put} it).
+   * @returns the decoded block and the entry's place in it, or undefined when its block turns
+   *   out damaged (then parse the file and {@link put} it).
    */
-  take(file: WalkedFile): Partial<FileExtract> | undefined {
+  take(file: WalkedFile): { block: DecodedBlock; index: number } | undefined {
     const entry = this.#entries.get(file.path);
-    const extract = entry ? this.#extract(entry) : undefined;
-    if (extract === undefined) {
+    const block = entry?.block ? this.#decoded(entry.block) : undefined;
+    if (block === undefined) {
       this.#used.delete(file.path);
       this.stats.hits--;
       this.stats.misses++;
-    }
-    return extract;
-  }
-
-  #extract(entry: Entry): Partial<FileExtract> | undefined {
-    if (entry.extract !== undefined || entry.block === undefined) return entry.extract;
-    const block = entry.block;
-    if (block.extracts === undefined) {
-      try {
-        block.extracts = decodeRecords(block.encoded!, block.count);
-      } catch {
-        block.extracts = null;
-      }
-      block.encoded = null;
-      if (block.extracts === null) this.stats.corrupt += block.count;
-    }
-    const extract = block.extracts?.[entry.index];
-    entry.block = undefined;
-    if (!isExtract(extract)) {
-      if (block.extracts) this.stats.corrupt++;
       return undefined;
     }
-    entry.extract = extract;
-    return extract;
+    return { block, index: entry!.index };
+  }
+
+  #decoded(block: Block): DecodedBlock | undefined {
+    if (block.decoded === undefined) {
+      block.decoded = decodeBlock(block);
+      block.encoded = null;
+      if (block.decoded === null) this.stats.corrupt += block.count;
+    }
+    return block.decoded ?? undefined;
+  }
+
+  /** An entry's own extract, for writing it again; undefined when its block is damaged. */
+  #extract(entry: Entry): Partial<FileExtract> | undefined {
+    if (entry.extract !== undefined) return entry.extract;
+    const block = entry.block && this.#decoded(entry.block);
+    return block && runExtract({ block, start: entry.index, end: entry.index + 1 });
   }
 
   /** Stores a file's extract (written by {@link save}); files without an accession number, and failed reads, are not stored. */
@@ -258,13 +287,16 @@ export class ExtractCache {
     const live = this.#used.size;
     const dead = this.#entries.size - live;
     const merge = this.#segments.length + 1 > MAX_SEGMENTS || dead > live;
-    const entries = (merge ? [...this.#used].map((key) => this.#entries.get(key)!) : this.#fresh).filter((entry) => this.#extract(entry) !== undefined);
+    const entries = (merge ? [...this.#used].map((key) => this.#entries.get(key)!) : this.#fresh).flatMap((entry) => {
+      const extract = this.#extract(entry);
+      return extract ? [{ path: entry.path, size: entry.size, mtimeMs: entry.mtimeMs, extract }] : [];
+    });
     if (entries.length === 0 && !merge) return;
     const name = `segment-${Date.now().toString(36)}-${process.pid}-${randomBytes(4).toString('hex')}${SUFFIX}`;
     const parts: Buffer[] = [Buffer.from(`${MAGIC}${this.#fingerprint}\n`)];
     let written = 0;
     for (let i = 0; i < entries.length; i += BLOCK_ENTRIES) {
-      const block = encodeBlock(entries.slice(i, i + BLOCK_ENTRIES).map((e) => ({ path: e.path, size: e.size, mtimeMs: e.mtimeMs, extract: e.extract })));
+      const block = encodeBlock(entries.slice(i, i + BLOCK_ENTRIES));
       if (block) {
         parts.push(block.bytes);
         written += block.entries;
@@ -278,46 +310,102 @@ export class ExtractCache {
   }
 }
 
-/** One entry of a block to write: a file and its extract. */
+/** One entry of a block to write: a file and its extract (lists by field name, without the empty ones). */
 export interface BlockEntry {
   path: string;
   size: number;
   mtimeMs: number;
-  extract: unknown;
+  extract: Record<string, unknown>;
 }
 
 /**
- * Encodes entries as one block (layout in the module comment). An entry whose extract is not
- * plain data (record-codec.ts) is left out: its file is parsed again next time.
+ * Encodes entries as one block (layout in the module comment). The extracts are stored list by
+ * list: `{ lists: { [field]: items of every entry }, counts: { [field]: items per entry } }`. An
+ * entry whose extract is not plain data (record-codec.ts) is left out: its file is parsed again
+ * next time.
  *
  * @returns the block's bytes and how many entries it holds, or undefined when it holds none.
  */
 export function encodeBlock(entries: readonly BlockEntry[]): { bytes: Buffer; entries: number } | undefined {
-  const encoder = new RecordEncoder();
-  const index: number[] = [];
-  for (const entry of entries) {
-    try {
-      encoder.add(entry.extract);
-    } catch (error) {
-      if (error instanceof NotPlainDataError) continue;
-      throw error;
-    }
-    index.push(encoder.string(entry.path), entry.size, entry.mtimeMs);
+  let kept = entries;
+  let encoded = encodeEntries(kept);
+  if (encoded === undefined) {
+    // Some extract is not plain data: find which, one by one, and leave them out.
+    kept = entries.filter((entry) => encodeEntries([entry]) !== undefined);
+    encoded = encodeEntries(kept);
   }
-  if (encoder.count === 0) return undefined;
-  const { strings, shapes, ops, numbers } = encoder.finish();
+  if (kept.length === 0 || encoded === undefined) return undefined;
+  const { strings, shapes, ops, numbers, index } = encoded;
   const table = Buffer.from(JSON.stringify([strings, shapes]));
   const head = Buffer.alloc(BLOCK_HEAD);
   const body = [Buffer.from(Float64Array.from(index).buffer), Buffer.from(numbers.buffer), Buffer.from(ops.buffer), table];
   head.writeUInt32LE(body.reduce((sum, part) => sum + part.length, 0), 0);
-  head.writeUInt32LE(encoder.count, 8);
+  head.writeUInt32LE(kept.length, 8);
   head.writeUInt32LE(ops.length, 12);
   head.writeUInt32LE(numbers.length, 16);
   head.writeUInt32LE(table.length, 20);
   // Node's crc32 returns 0 for an empty buffer whatever the running value: empty parts are left out.
   head.writeUInt32LE(body.reduce((sum, part) => (part.length === 0 ? sum : crc32(part, sum)), crc32(head.subarray(8))), 4);
-  return { bytes: Buffer.concat([head, ...body]), entries: encoder.count };
+  return { bytes: Buffer.concat([head, ...body]), entries: kept.length };
 }
+
+/** The entries' extracts list by list, encoded, and their index (path as a string's place, size, mtimeMs); undefined when one holds what is not plain data. */
+function encodeEntries(entries: readonly BlockEntry[]): (EncodedRecords & { index: number[] }) | undefined {
+  const lists: Record<string, unknown> = {};
+  const counts: Record<string, number[]> = {};
+  entries.forEach((entry, i) => {
+    for (const field in entry.extract) {
+      const items = entry.extract[field];
+      (counts[field] ??= new Array<number>(entries.length).fill(0))[i] = Array.isArray(items) ? items.length : 1;
+      const list = (lists[field] ??= Array.isArray(items) ? [] : items);
+      // Anything but a list is stored as it is, and the block refused when read.
+      if (Array.isArray(items) && Array.isArray(list)) for (const item of items) list.push(item);
+    }
+  });
+  const encoder = new RecordEncoder();
+  try {
+    encoder.add({ lists, counts });
+  } catch (error) {
+    if (error instanceof NotPlainDataError) return undefined;
+    throw error;
+  }
+  const index = entries.flatMap((entry) => [encoder.string(entry.path), entry.size, entry.mtimeMs]);
+  return { ...encoder.finish(), index };
+}
+
+/**
+ * Decodes a block's extracts and checks their shape: every list a known field's array, its
+ * counts one whole number per entry adding up to its length.
+ *
+ * @returns the decoded block, or null when it is damaged.
+ */
+function decodeBlock(block: Block): DecodedBlock | null {
+  let value: unknown;
+  try {
+    [value] = decodeRecords(block.encoded!, 1);
+  } catch {
+    return null;
+  }
+  const { lists, counts } = (value ?? {}) as { lists?: unknown; counts?: unknown };
+  if (!isRecord(lists) || !isRecord(counts) || Object.keys(lists).length !== Object.keys(counts).length) return null;
+  const offsets: DecodedBlock['offsets'] = {};
+  for (const field in lists) {
+    const items = lists[field];
+    const perEntry = counts[field];
+    if (!FIELDS.has(field) || !Array.isArray(items) || !Array.isArray(perEntry) || perEntry.length !== block.count) return null;
+    const at = new Uint32Array(block.count + 1);
+    for (let i = 0; i < block.count; i++) {
+      const n = perEntry[i] as unknown;
+      if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) return null;
+      at[i + 1] = at[i]! + n;
+    }
+    if (at[block.count] !== items.length) return null;
+    offsets[field as ExtractList] = at;
+  }
+  return { lists: lists as Partial<FileExtract>, offsets };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Reads a block whose checksum is right: its table and index now, its extracts when first taken.

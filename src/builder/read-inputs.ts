@@ -5,15 +5,12 @@
  * walk order among themselves.
  */
 import { BulkInputs, LARGE_FILE_BYTES } from './bulk-inputs.js';
-import type { ExtractCache } from './extract-cache.js';
+import { runExtract, type CachedRun, type DecodedBlock, type ExtractCache } from './extract-cache.js';
 import type { ExtractPool } from './extract-pool.js';
 import type { FileExtract } from './file-extract.js';
 import { addExtract, emptyInputs, type Inputs } from './inputs.js';
 import { sep } from 'node:path';
 import type { WalkedFile } from './walk.js';
-
-/** No extract of a batch read without a cache came from it. */
-const NOT_CACHED: readonly boolean[] = [];
 
 /** Files per batch sent to the pool: enough to make a message worth its cost. */
 export const BATCH_FILES = 32;
@@ -56,7 +53,7 @@ export async function readInputs(files: AsyncIterable<WalkedFile> | Iterable<Wal
   const inputs = emptyInputs();
   const inFlight = options.inFlight ?? 8;
   const iterator = (Symbol.asyncIterator in files ? files[Symbol.asyncIterator]() : (files as Iterable<WalkedFile>)[Symbol.iterator]()) as AsyncIterator<WalkedFile> | Iterator<WalkedFile>;
-  const results: { batch: WalkedFile[]; extracts: () => Promise<BatchExtracts>; pooled: boolean }[] = [];
+  const results: { batch: WalkedFile[]; extracts: () => Promise<Extracted[]>; pooled: boolean }[] = [];
   /** Batches sent to the pool and not parsed yet, and not merged yet. */
   let parsing = 0;
   let pooled = 0;
@@ -88,17 +85,28 @@ export async function readInputs(files: AsyncIterable<WalkedFile> | Iterable<Wal
       }
     }
   };
+  // Consecutive entries of one cache block, merged list by list when something else comes.
+  let run: CachedRun | undefined;
+  const flush = (): void => {
+    if (run) addExtract(inputs, runExtract(run), run.end - run.start, false);
+    run = undefined;
+  };
   await dispatch();
   while (results.length > 0) {
     const { batch, extracts, pooled: used } = results.shift()!;
     if (used) pooled--;
-    const { list, cached } = await extracts();
-    list.forEach((extract, i) => {
-      if (extract.deferred) {
-        bulk.push(batch[i]!.path);
-      } else {
-        addExtract(inputs, extract, 1, !cached[i]);
+    (await extracts()).forEach((item, i) => {
+      if ('block' in item) {
+        if (run?.block === item.block && run.end === item.index) run.end++;
+        else {
+          flush();
+          run = { block: item.block, start: item.index, end: item.index + 1 };
+        }
+        return;
       }
+      flush();
+      if (item.deferred) bulk.push(batch[i]!.path);
+      else addExtract(inputs, item);
     });
     read += batch.length;
     options.progress?.(read);
@@ -107,6 +115,7 @@ export async function readInputs(files: AsyncIterable<WalkedFile> | Iterable<Wal
     if (parsing > 0 && ++merged % YIELD_EVERY_BATCHES === 0) await new Promise(setImmediate);
     await dispatch();
   }
+  flush();
   const reader = new BulkInputs((extract, count) => addExtract(inputs, extract, count));
   // Walk order among the bulk files: the large ones were met in order, the deferred ones in order, and paths sort as the walk does.
   for (const path of bulk.sort(comparePaths)) {
@@ -130,12 +139,8 @@ function comparePaths(a: string, b: string): number {
   return x.length - y.length;
 }
 
-/** A batch's extracts in its order, and which of them came from the cache. */
-interface BatchExtracts {
-  list: Partial<FileExtract>[];
-  /** By index; a missing index is false. */
-  cached: readonly boolean[];
-}
+/** A file's extract: parsed, or an entry of a decoded cache block. */
+type Extracted = Partial<FileExtract> | { block: DecodedBlock; index: number };
 
 /**
  * A batch's extracts, in its order: from the cache where it holds them, else from the pool (and
@@ -143,7 +148,7 @@ interface BatchExtracts {
  * cache's extracts are taken when `extracts` is called (in walk order, at the merge), so that
  * the walk runs ahead on the cache's index alone.
  */
-function extractBatch(batch: readonly WalkedFile[], pool: ExtractPool, cache: ExtractCache | undefined): { extracts: () => Promise<BatchExtracts>; parsed?: Promise<unknown> } {
+function extractBatch(batch: readonly WalkedFile[], pool: ExtractPool, cache: ExtractCache | undefined): { extracts: () => Promise<Extracted[]>; parsed?: Promise<unknown> } {
   const parse = (files: readonly WalkedFile[]): Promise<FileExtract[]> => {
     const parsed = pool.extract(files.map((file) => file.path));
     // Awaited in walk order; a failure of a later batch must not be an unhandled rejection meanwhile.
@@ -152,20 +157,18 @@ function extractBatch(batch: readonly WalkedFile[], pool: ExtractPool, cache: Ex
   };
   if (!cache) {
     const parsed = parse(batch);
-    return { extracts: async () => ({ list: await parsed, cached: NOT_CACHED }), parsed };
+    return { extracts: () => parsed, parsed };
   }
   const known = batch.map((file) => cache.has(file));
   const missing = batch.filter((_, i) => !known[i]);
   const parsed = missing.length === 0 ? undefined : parse(missing);
-  const extracts = async (): Promise<BatchExtracts> => {
+  const extracts = async (): Promise<Extracted[]> => {
     const list = parsed ? await parsed : [];
     let j = 0;
-    const out: Partial<FileExtract>[] = [];
-    const cached: boolean[] = [];
+    const out: Extracted[] = [];
     for (let i = 0; i < batch.length; i++) {
       const file = batch[i]!;
       const taken = known[i] ? cache.take(file) : undefined;
-      cached.push(taken !== undefined);
       if (taken) {
         out.push(taken);
         continue;
@@ -175,7 +178,7 @@ function extractBatch(batch: readonly WalkedFile[], pool: ExtractPool, cache: Ex
       cache.put(file, extract);
       out.push(extract);
     }
-    return { list: out, cached };
+    return out;
   };
   return { extracts, ...(parsed ? { parsed } : {}) };
 }

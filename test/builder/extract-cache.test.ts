@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BLOCK_ENTRIES, ExtractCache } from '../../src/builder/extract-cache.js';
+import { BLOCK_ENTRIES, ExtractCache, runExtract } from '../../src/builder/extract-cache.js';
 import { emptyExtract, type FileExtract } from '../../src/builder/file-extract.js';
 import type { WalkedFile } from '../../src/builder/walk.js';
 
@@ -18,6 +18,12 @@ const COUNT = 2 * BLOCK_ENTRIES + 88;
 /** The i-th file: a Form 4 XML named by its accession number. */
 const file = (i: number): WalkedFile => ({ path: `/in/ownership/0000899243-22-${String(i).padStart(6, '0')}.xml`, size: 1000 + i, mtimeMs: 1_700_000_000_000 + i / 8 });
 const extractOf = (i: number): FileExtract => ({ ...emptyExtract(), plainTextOwnership: [`marker-${String(i).padStart(6, '0')}`] });
+
+/** The extract of a file the cache holds, as the build merges it. */
+const taken = (cache: ExtractCache, f: WalkedFile): unknown => {
+  const entry = cache.take(f);
+  return entry && runExtract({ block: entry.block, start: entry.index, end: entry.index + 1 });
+};
 
 async function written(t: TestContext): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'eqf-blocks-'));
@@ -38,7 +44,7 @@ test('entries written in several blocks come back whole, each taken from its blo
   assert.equal(cache.stats.loaded, COUNT);
   for (let i = 0; i < COUNT; i++) {
     assert.equal(cache.has(file(i)), true);
-    assert.deepEqual(cache.take(file(i)), { plainTextOwnership: [`marker-${String(i).padStart(6, '0')}`] });
+    assert.deepEqual(taken(cache, file(i)), { plainTextOwnership: [`marker-${String(i).padStart(6, '0')}`] });
   }
   assert.deepEqual([cache.stats.hits, cache.stats.misses, cache.stats.corrupt], [COUNT, 0, 0]);
 });
@@ -55,7 +61,7 @@ test('a flipped byte in the second block loses that block\'s entries and no othe
   assert.deepEqual([cache.stats.loaded, cache.stats.corrupt], [COUNT - BLOCK_ENTRIES, BLOCK_ENTRIES]);
   const found = Array.from({ length: COUNT }, (_, i) => cache.has(file(i)));
   assert.deepEqual(found, Array.from({ length: COUNT }, (_, i) => i < BLOCK_ENTRIES || i >= 2 * BLOCK_ENTRIES));
-  assert.deepEqual(cache.take(file(COUNT - 1)), { plainTextOwnership: [`marker-${String(COUNT - 1).padStart(6, '0')}`] });
+  assert.deepEqual(taken(cache, file(COUNT - 1)), { plainTextOwnership: [`marker-${String(COUNT - 1).padStart(6, '0')}`] });
 });
 
 test('an entry is found only for the same path, size and modification time; files without an accession number are no misses', async (t) => {
@@ -69,4 +75,26 @@ test('an entry is found only for the same path, size and modification time; file
   // A builder with another fingerprint finds nothing.
   const other = await ExtractCache.open(dir, '0'.repeat(32));
   assert.deepEqual([other.stats.loaded, other.stats.foreign], [0, 1]);
+});
+
+test('a run of entries taken together gives their lists in entry order, as their extracts one by one would', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'eqf-runs-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const writer = await ExtractCache.open(dir, FINGERPRINT);
+  // Entries with different lists, some with none, one with several items.
+  const extracts = Array.from({ length: 9 }, (_, i): FileExtract => ({
+    ...emptyExtract(),
+    plainTextOwnership: i % 3 === 0 ? [] : [`a-${i}`, ...(i === 4 ? ['a-4b', 'a-4c'] : [])],
+    unmappedItemTitles: i % 2 === 0 ? [`t-${i}`] : [],
+  }));
+  extracts.forEach((extract, i) => writer.put(file(i), extract));
+  await writer.save();
+  const cache = await ExtractCache.open(dir, FINGERPRINT);
+  const entries = extracts.map((_, i) => (cache.has(file(i)), cache.take(file(i))!));
+  assert.ok(entries.every((e) => e.block === entries[0]!.block));
+  for (const [start, end] of [[0, 9], [2, 6], [3, 4], [5, 5]] as const) {
+    const expected = { plainTextOwnership: extracts.slice(start, end).flatMap((e) => e.plainTextOwnership), unmappedItemTitles: extracts.slice(start, end).flatMap((e) => e.unmappedItemTitles) };
+    const run = runExtract({ block: entries[0]!.block, start, end }) as Record<string, unknown[]>;
+    assert.deepEqual(run, Object.fromEntries(Object.entries(expected).filter(([, list]) => list.length > 0)), `entries ${start} to ${end}`);
+  }
 });
