@@ -103,7 +103,12 @@ interface Entry {
   block?: Block;
   /** The entry's place in its block. */
   index: number;
+  /** Whether this build found (or made) it and its extract is whole. */
+  used?: boolean;
 }
+
+/** An entry of the cache (the file it was made from), as {@link ExtractCache.find} gives it to {@link ExtractCache.take}. */
+export type CacheEntry = Readonly<Pick<Entry, 'path' | 'size' | 'mtimeMs'>>;
 
 /** What the cache did in one build. */
 export interface CacheStats {
@@ -149,7 +154,8 @@ export class ExtractCache {
   readonly #segments: string[] = [];
   /** Segments of another builder (or not segments at all): this builder can never use them. */
   readonly #foreign: string[] = [];
-  readonly #used = new Set<string>();
+  /** Entries used by this build, in the order of use; an entry whose block turned out damaged, or that a new one replaced, is marked unused. */
+  readonly #used: Entry[] = [];
   readonly #fresh: Entry[] = [];
   readonly stats: CacheStats = { loaded: 0, hits: 0, misses: 0, corrupt: 0, foreign: 0, written: 0 };
 
@@ -217,38 +223,44 @@ export class ExtractCache {
   }
 
   /**
-   * Whether the cache holds an entry made from this very file (same path, size and modification
-   * time): then {@link take} gives its extract; else parse the file and {@link put} it. Only
-   * the cache's index is read here, so a walk can run ahead to the files to parse.
+   * The entry made from this very file (same path, size and modification time), if the cache
+   * holds one: then {@link take} gives its extract; else parse the file and {@link put} it.
+   * Only the cache's index is read here, so a walk can run ahead to the files to parse.
    */
-  has(file: WalkedFile): boolean {
+  find(file: WalkedFile): CacheEntry | undefined {
     const entry = this.#entries.get(file.path);
-    if (entry && entry.size === file.size && entry.mtimeMs === file.mtimeMs) {
-      this.#used.add(file.path);
+    if (entry && entry.size === file.size && entry.mtimeMs === file.mtimeMs && entry.block) {
+      if (!entry.used) this.#use(entry);
       this.stats.hits++;
-      return true;
+      return entry;
     }
     // Only files with an accession number are ever stored; the others are no misses.
     if (isCacheable(file.path)) this.stats.misses++;
-    return false;
+    return undefined;
   }
 
   /**
-   * The entry of a file {@link has} found, its block decoded on first use.
+   * The extract of an entry {@link find} gave, its block decoded on first use.
    *
    * @returns the decoded block and the entry's place in it, or undefined when its block turns
    *   out damaged (then parse the file and {@link put} it).
    */
-  take(file: WalkedFile): { block: DecodedBlock; index: number } | undefined {
-    const entry = this.#entries.get(file.path);
-    const block = entry?.block ? this.#decoded(entry.block) : undefined;
+  take(found: CacheEntry): { block: DecodedBlock; index: number } | undefined {
+    const entry = found as Entry;
+    const block = entry.block ? this.#decoded(entry.block) : undefined;
     if (block === undefined) {
-      this.#used.delete(file.path);
+      entry.used = false;
       this.stats.hits--;
       this.stats.misses++;
       return undefined;
     }
-    return { block, index: entry!.index };
+    return { block, index: entry.index };
+  }
+
+  /** Marks an entry as used by this build: a merged segment keeps the used entries, in the order of use (the walk's). */
+  #use(entry: Entry): void {
+    entry.used = true;
+    this.#used.push(entry);
   }
 
   #decoded(block: Block): DecodedBlock | undefined {
@@ -270,9 +282,11 @@ export class ExtractCache {
   /** Stores a file's extract (written by {@link save}); files without an accession number, and failed reads, are not stored. */
   put(file: WalkedFile, extract: FileExtract): void {
     if (!isCacheable(file.path) || extract.deferred || extract.skipped.some((s) => s.reason.startsWith('cannot read'))) return;
-    const entry = { path: file.path, size: file.size, mtimeMs: file.mtimeMs, extract: compact(extract), index: 0 };
+    const entry: Entry = { path: file.path, size: file.size, mtimeMs: file.mtimeMs, extract: compact(extract), index: 0, used: false };
+    const replaced = this.#entries.get(file.path);
+    if (replaced) replaced.used = false;
     this.#entries.set(file.path, entry);
-    this.#used.add(file.path);
+    this.#use(entry);
     this.#fresh.push(entry);
   }
 
@@ -284,10 +298,11 @@ export class ExtractCache {
    */
   async save(): Promise<void> {
     await Promise.all(this.#foreign.map((segment) => rm(join(this.#dir, segment), { force: true })));
-    const live = this.#used.size;
+    const used = this.#used.filter((entry) => entry.used);
+    const live = used.length;
     const dead = this.#entries.size - live;
     const merge = this.#segments.length + 1 > MAX_SEGMENTS || dead > live;
-    const entries = (merge ? [...this.#used].map((key) => this.#entries.get(key)!) : this.#fresh).flatMap((entry) => {
+    const entries = (merge ? used : this.#fresh).flatMap((entry) => {
       const extract = this.#extract(entry);
       return extract ? [{ path: entry.path, size: entry.size, mtimeMs: entry.mtimeMs, extract }] : [];
     });

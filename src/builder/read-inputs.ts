@@ -159,7 +159,7 @@ function extractBatch(batch: readonly WalkedFile[], pool: ExtractPool, cache: Ex
     const parsed = parse(batch);
     return { extracts: () => parsed, parsed };
   }
-  const known = batch.map((file) => cache.has(file));
+  const known = batch.map((file) => cache.find(file));
   const missing = batch.filter((_, i) => !known[i]);
   const parsed = missing.length === 0 ? undefined : parse(missing);
   const extracts = async (): Promise<Extracted[]> => {
@@ -168,7 +168,8 @@ function extractBatch(batch: readonly WalkedFile[], pool: ExtractPool, cache: Ex
     const out: Extracted[] = [];
     for (let i = 0; i < batch.length; i++) {
       const file = batch[i]!;
-      const taken = known[i] ? cache.take(file) : undefined;
+      const found = known[i];
+      const taken = found ? cache.take(found) : undefined;
       if (taken) {
         out.push(taken);
         continue;

@@ -127,7 +127,9 @@ export class RecordEncoder {
   }
 
   #shape(keys: string[]): number {
-    const name = keys.join('\0');
+    // Unambiguous: each key with its length ({} and { '': … } differ, and so do ['a\0b'] and ['a', 'b']).
+    let name = '';
+    for (const key of keys) name += `${key.length}:${key}`;
     let id = this.#shapes.get(name);
     if (id === undefined) {
       id = this.#shapeKeys.length;

@@ -21,7 +21,8 @@ const extractOf = (i: number): FileExtract => ({ ...emptyExtract(), plainTextOwn
 
 /** The extract of a file the cache holds, as the build merges it. */
 const taken = (cache: ExtractCache, f: WalkedFile): unknown => {
-  const entry = cache.take(f);
+  const found = cache.find(f);
+  const entry = found && cache.take(found);
   return entry && runExtract({ block: entry.block, start: entry.index, end: entry.index + 1 });
 };
 
@@ -30,7 +31,7 @@ async function written(t: TestContext): Promise<string> {
   t.after(() => rm(dir, { recursive: true, force: true }));
   const cache = await ExtractCache.open(dir, FINGERPRINT);
   for (let i = 0; i < COUNT; i++) {
-    assert.equal(cache.has(file(i)), false);
+    assert.equal(cache.find(file(i)), undefined);
     cache.put(file(i), extractOf(i));
   }
   await cache.save();
@@ -43,7 +44,6 @@ test('entries written in several blocks come back whole, each taken from its blo
   const cache = await ExtractCache.open(dir, FINGERPRINT);
   assert.equal(cache.stats.loaded, COUNT);
   for (let i = 0; i < COUNT; i++) {
-    assert.equal(cache.has(file(i)), true);
     assert.deepEqual(taken(cache, file(i)), { plainTextOwnership: [`marker-${String(i).padStart(6, '0')}`] });
   }
   assert.deepEqual([cache.stats.hits, cache.stats.misses, cache.stats.corrupt], [COUNT, 0, 0]);
@@ -59,7 +59,7 @@ test('a flipped byte in the second block loses that block\'s entries and no othe
   await writeFile(join(dir, segment!), bytes);
   const cache = await ExtractCache.open(dir, FINGERPRINT);
   assert.deepEqual([cache.stats.loaded, cache.stats.corrupt], [COUNT - BLOCK_ENTRIES, BLOCK_ENTRIES]);
-  const found = Array.from({ length: COUNT }, (_, i) => cache.has(file(i)));
+  const found = Array.from({ length: COUNT }, (_, i) => cache.find(file(i)) !== undefined);
   assert.deepEqual(found, Array.from({ length: COUNT }, (_, i) => i < BLOCK_ENTRIES || i >= 2 * BLOCK_ENTRIES));
   assert.deepEqual(taken(cache, file(COUNT - 1)), { plainTextOwnership: [`marker-${String(COUNT - 1).padStart(6, '0')}`] });
 });
@@ -67,10 +67,10 @@ test('a flipped byte in the second block loses that block\'s entries and no othe
 test('an entry is found only for the same path, size and modification time; files without an accession number are no misses', async (t) => {
   const dir = await written(t);
   const cache = await ExtractCache.open(dir, FINGERPRINT);
-  assert.equal(cache.has({ ...file(3), size: file(3).size + 1 }), false);
-  assert.equal(cache.has({ ...file(3), mtimeMs: file(3).mtimeMs + 1 }), false);
-  assert.equal(cache.has({ ...file(3), path: `/elsewhere/ownership/0000899243-22-000003.xml` }), false);
-  assert.equal(cache.has({ path: '/in/submissions/CIK0001318605.json', size: 1, mtimeMs: 1 }), false);
+  assert.equal(cache.find({ ...file(3), size: file(3).size + 1 }), undefined);
+  assert.equal(cache.find({ ...file(3), mtimeMs: file(3).mtimeMs + 1 }), undefined);
+  assert.equal(cache.find({ ...file(3), path: `/elsewhere/ownership/0000899243-22-000003.xml` }), undefined);
+  assert.equal(cache.find({ path: '/in/submissions/CIK0001318605.json', size: 1, mtimeMs: 1 }), undefined);
   assert.deepEqual([cache.stats.hits, cache.stats.misses], [0, 3]);
   // A builder with another fingerprint finds nothing.
   const other = await ExtractCache.open(dir, '0'.repeat(32));
@@ -90,7 +90,7 @@ test('a run of entries taken together gives their lists in entry order, as their
   extracts.forEach((extract, i) => writer.put(file(i), extract));
   await writer.save();
   const cache = await ExtractCache.open(dir, FINGERPRINT);
-  const entries = extracts.map((_, i) => (cache.has(file(i)), cache.take(file(i))!));
+  const entries = extracts.map((_, i) => cache.take(cache.find(file(i))!)!);
   assert.ok(entries.every((e) => e.block === entries[0]!.block));
   for (const [start, end] of [[0, 9], [2, 6], [3, 4], [5, 5]] as const) {
     const expected = { plainTextOwnership: extracts.slice(start, end).flatMap((e) => e.plainTextOwnership), unmappedItemTitles: extracts.slice(start, end).flatMap((e) => e.unmappedItemTitles) };
