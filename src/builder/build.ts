@@ -23,7 +23,7 @@ import { knownFilings } from '../facts/known-filings.js';
 import { computeReportRows } from '../facts/reports.js';
 import { resolveInputs } from './resolve.js';
 import { earningsRecap, filingSummary, insiderSummary, reportSummary, whaleSummary } from '../facts/summaries.js';
-import { peekFiles, walkFiles } from './walk.js';
+import { peekFiles, walkFiles, type WalkStats } from './walk.js';
 import { computeWhaleRows, foldPeriods } from '../facts/whales.js';
 
 /** Options of a build; see command.ts for their command-line form. */
@@ -102,9 +102,12 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildResult>
   }
 
   // Enough of the walk to decide on worker threads; the rest is walked as it is read.
-  const walk = walkFiles(options.from);
+  const stats: WalkStats = {};
+  const walk = walkFiles(options.from, stats);
   const { head, done } = await peekFiles(walk, WORKERS_FROM_FILES);
   const pool = createExtractPool(options.workers ?? (done ? 0 : defaultWorkers()));
+  // The rest of the walk is stat'ed by the workers, when there are any.
+  stats.stat = pool.stat;
   let inputs: Inputs;
   let cache: ExtractCache | undefined;
   try {

@@ -7,12 +7,18 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { extractFile } from './extract-file.js';
 import type { FileExtract } from './file-extract.js';
-import type { ExtractRequest } from './extract-worker.js';
+import type { ExtractReply, ExtractRequest } from './extract-worker.js';
 
 /** Extracts batches of files. */
 export interface ExtractPool {
   /** Extracts the files of a batch; the extracts come in the order of `paths`. */
   extract(paths: readonly string[]): Promise<FileExtract[]>;
+  /**
+   * The size and modification time of each file, in a worker thread (see walk.ts): per path
+   * `[size in bytes, mtimeMs]`, NaN for a file that cannot be stat'ed. Absent in a pool
+   * without workers.
+   */
+  stat?: (paths: readonly string[]) => Promise<Float64Array>;
   /**
    * Starts the workers now rather than at the first batch: a build with the cache does so while
    * it reads the cache, so that the workers are ready when the walk reaches the new files.
@@ -35,19 +41,19 @@ export function createExtractPool(workers: number): ExtractPool {
     return { extract: (paths) => Promise.all(paths.map(extractFile)), warm: () => {}, close: async () => {} };
   }
   const start = workerStarter();
-  const pending = new Map<number, { resolve: (extracts: FileExtract[]) => void; reject: (error: Error) => void; worker: number }>();
+  const pending = new Map<number, { resolve: (reply: ExtractReply) => void; reject: (error: Error) => void; worker: number }>();
   const load = new Array<number>(workers).fill(0);
   let failure: Error | null = null;
   // Started at the first batch: a build whose files all come from the cache starts none.
   let started: Worker[] | null = null;
   const startAll = (): Worker[] => Array.from({ length: workers }, (_, index) => {
     const worker = start();
-    worker.on('message', ({ id, extracts }: { id: number; extracts: FileExtract[] }) => {
-      const request = pending.get(id);
+    worker.on('message', (reply: ExtractReply) => {
+      const request = pending.get(reply.id);
       if (!request) return;
-      pending.delete(id);
+      pending.delete(reply.id);
       load[index]!--;
-      request.resolve(extracts);
+      request.resolve(reply);
     });
     const fail = (error: Error): void => {
       failure ??= new Error(`extract worker stopped: ${error.message}`);
@@ -62,18 +68,20 @@ export function createExtractPool(workers: number): ExtractPool {
     return worker;
   });
   let nextId = 0;
+  const ask = (request: Omit<ExtractRequest, 'id'>): Promise<ExtractReply> => {
+    if (failure) return Promise.reject(failure);
+    // The least loaded worker takes the batch.
+    const index = load.indexOf(Math.min(...load));
+    const id = nextId++;
+    load[index]!++;
+    return new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject, worker: index });
+      (started ??= startAll())[index]!.postMessage({ id, ...request } satisfies ExtractRequest);
+    });
+  };
   return {
-    extract(paths) {
-      if (failure) return Promise.reject(failure);
-      // The least loaded worker takes the batch.
-      const index = load.indexOf(Math.min(...load));
-      const id = nextId++;
-      load[index]!++;
-      return new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject, worker: index });
-        (started ??= startAll())[index]!.postMessage({ id, paths: [...paths] } satisfies ExtractRequest);
-      });
-    },
+    extract: async (paths) => (await ask({ paths: [...paths] })).extracts ?? [],
+    stat: async (paths) => (await ask({ paths: [...paths], stat: true })).stats ?? new Float64Array(0),
     warm() {
       started ??= startAll();
     },

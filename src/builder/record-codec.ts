@@ -127,9 +127,7 @@ export class RecordEncoder {
   }
 
   #shape(keys: string[]): number {
-    // Unambiguous: each key with its length ({} and { '': … } differ, and so do ['a\0b'] and ['a', 'b']).
-    let name = '';
-    for (const key of keys) name += `${key.length}:${key}`;
+    const name = shapeName(keys);
     let id = this.#shapes.get(name);
     if (id === undefined) {
       id = this.#shapeKeys.length;
@@ -193,14 +191,41 @@ export function decodeRecords(encoded: EncodedRecords, count: number): unknown[]
   return out;
 }
 
+/** Builds an object of one shape, its values read in key order. */
+type ObjectMaker = (read: () => unknown) => unknown;
+
 /**
- * A function that builds an object of the given keys with one object literal, its values read
+ * The makers made so far, by shape (see {@link shapeName}): one function per shape for the whole
+ * process, so that V8 optimises it and learns that its objects live long (it then allocates them
+ * in the old generation, which the young generation's collections need not copy). Bounded:
+ * emptied when it holds {@link MAX_MAKERS}.
+ */
+const makersByShape = new Map<string, ObjectMaker>();
+const MAX_MAKERS = 10_000;
+
+/** A shape's name: each key with its length, so that no two lists of keys share one ({} and { '': … }, ['a\0b'] and ['a', 'b']). */
+function shapeName(keys: readonly string[]): string {
+  let name = '';
+  for (const key of keys) name += `${key.length}:${key}`;
+  return name;
+}
+
+/**
+ * The function that builds an object of the given keys with one object literal, its values read
  * in key order (an object literal's values are evaluated left to right, ECMA-262 §13.2.5.5).
  * `__proto__` is written as a computed key so that it stays an own property.
+ *
+ * @throws DamagedRecordsError when `keys` is not a list of strings.
  */
-function objectMaker(keys: readonly string[]): (read: () => unknown) => unknown {
+function objectMaker(keys: readonly string[]): ObjectMaker {
   if (!Array.isArray(keys) || !keys.every((key) => typeof key === 'string')) throw new DamagedRecordsError('damaged shape table');
-  const fields = keys.map((key) => `${key === '__proto__' ? '["__proto__"]' : JSON.stringify(key)}: read()`);
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- keys are written as JSON strings, never as code.
-  return new Function('read', `return { ${fields.join(', ')} };`) as (read: () => unknown) => unknown;
+  const name = shapeName(keys);
+  let maker = makersByShape.get(name);
+  if (maker === undefined) {
+    const fields = keys.map((key) => `${key === '__proto__' ? '["__proto__"]' : JSON.stringify(key)}: read()`);
+    maker = new Function('read', `return { ${fields.join(', ')} };`) as ObjectMaker;
+    if (makersByShape.size >= MAX_MAKERS) makersByShape.clear();
+    makersByShape.set(name, maker);
+  }
+  return maker;
 }
