@@ -17,7 +17,7 @@ import { createExtractPool, defaultWorkers } from './extract-pool.js';
 import type { Inputs } from './inputs.js';
 import { readInputs } from './read-inputs.js';
 import { addDays } from '../edgar/conventions.js';
-import { applyAmendments, computeInsiderRows } from '../facts/insiders.js';
+import { computeInsiderRows } from '../facts/insiders.js';
 import { issuerLookup } from '../facts/issuer-tickers.js';
 import { knownFilings } from '../facts/known-filings.js';
 import { computeReportRows } from '../facts/reports.js';
@@ -216,13 +216,13 @@ export function computeSnapshot(inputs: Inputs, options: ComputeOptions): Comput
     reports: reports.rows.map((r) => withText(r, 'summary', reportSummary(r))),
   };
   // A kind with inputs inside the as-of date and its window but no rows means a step dropped everything.
-  const windowStart = (days: number): string => addDays(asOf, -(days - 1));
+  const filingsStart = addDays(asOf, -(filingsDays - 1));
   const hadInputs: Record<RowKind, boolean> = {
     // What a 4/A replaced does not count: an amendment may take back the only trade.
-    insiders: applyAmendments(known.ownership).kept.some((f) => f.transactions.some((t) => (t.code === 'P' || t.code === 'S') && t.date >= windowStart(windowDays) && t.date <= asOf)),
+    insiders: insiders.tradesInWindow > 0,
     whales: known.thirteenF.some((f) => f.entries.length > 0),
     earnings: earnings.rows.length + earnings.withoutTicker + earnings.withoutDocument > 0,
-    filings: known.filings.some((f) => f.filedAt >= windowStart(filingsDays)),
+    filings: known.filings.some((f) => f.filedAt >= filingsStart),
     reports: known.filings.some((f) => (company(f.cik)?.tickers.length ?? 0) > 0),
   };
   const empty = ROW_KINDS.filter((kind) => hadInputs[kind] && rows[kind].length === 0);

@@ -33,6 +33,12 @@ export interface InsiderResult {
   issuersWithoutTicker: string[];
   /** Filings that a 4/A replaced. */
   replacedByAmendment: number;
+  /**
+   * P and S transactions inside the window in the filings left after amendments, those of a
+   * filing without a reporting owner included (which rows leave out): whether the input had
+   * anything for the insider rows to count.
+   */
+  tradesInWindow: number;
 }
 
 /** The transaction codes that insider rows count: P (purchase) and S (sale); the builder keeps no others. */
@@ -83,11 +89,13 @@ export function computeInsiderRows(filings: readonly OwnershipFiling[], options:
   const windowStart = addDays(options.asOf, -(options.windowDays - 1));
   const { kept, replaced } = applyAmendments(filings);
   const byIssuer = new Map<string, { filing: OwnershipFiling; trades: (NotableTrade & { ownerCik: string; exact: Decimal | null })[] }>();
+  let tradesInWindow = 0;
   for (const filing of kept) {
     const owner = filing.owners[0];
-    if (!owner) continue;
     for (const t of filing.transactions) {
       if (!COUNTED_CODES.has(t.code) || t.date < windowStart || t.date > options.asOf) continue;
+      tradesInWindow++;
+      if (!owner) continue;
       const exact = exactValue(t);
       const entry = byIssuer.get(filing.issuerCik) ?? { filing, trades: [] };
       entry.trades.push({
@@ -131,5 +139,5 @@ export function computeInsiderRows(filings: readonly OwnershipFiling[], options:
       cluster_rule: { ...DEFAULT_CLUSTER_RULE, codes: [...DEFAULT_CLUSTER_RULE.codes] }, notable,
     });
   }
-  return { rows, issuersWithoutTicker, replacedByAmendment: replaced };
+  return { rows, issuersWithoutTicker, replacedByAmendment: replaced, tradesInWindow };
 }
