@@ -60,18 +60,22 @@ export function exactValue(t: Pick<OwnershipTransaction, 'sharesText' | 'priceTe
  */
 export function applyAmendments(filings: readonly OwnershipFiling[]): { kept: OwnershipFiling[]; replaced: number } {
   const forms = filings.filter((f) => f.documentType === '4' || f.documentType === '4/A');
-  const key = (f: OwnershipFiling): string => `${f.owners[0]?.cik ?? ''}|${f.issuerCik}|${f.periodOfReport}`;
+  const ownerOf = (f: OwnershipFiling): string => f.owners[0]?.cik ?? '';
+  const key = (f: OwnershipFiling): string => `${ownerOf(f)}|${f.issuerCik}|${f.periodOfReport}`;
   const order = (f: OwnershipFiling): string => `${f.filedAt ?? ''}|${f.accessionNo}`;
   const replacing = new Map<string, OwnershipFiling>();
+  // Few reporting owners ever file a 4/A: the key of another owner's filing is not built.
+  const amendingOwners = new Set<string>();
   for (const f of forms) {
     if (f.documentType !== '4/A' || (f.transactionsFiled ?? f.transactions.length) === 0) continue;
     const known = replacing.get(key(f));
     if (!known || order(f) > order(known)) replacing.set(key(f), f);
+    amendingOwners.add(ownerOf(f));
   }
   const kept: OwnershipFiling[] = [];
   let replaced = 0;
   for (const f of forms) {
-    const amendment = replacing.get(key(f));
+    const amendment = amendingOwners.has(ownerOf(f)) ? replacing.get(key(f)) : undefined;
     if (amendment && amendment !== f && order(f) < order(amendment)) replaced++;
     else if (f.documentType === '4' || f === amendment) kept.push(f);
   }
