@@ -39,7 +39,8 @@ export interface KnownFilingSources {
 /**
  * Gathers the known filings.
  *
- * @returns per CIK, its filings latest first (by filing date, then accession number), one per accession number.
+ * @returns per CIK, its filings in the order first named, one per accession number; see
+ *   {@link latestFiling} for the latest.
  */
 export function knownFilings(sources: KnownFilingSources): Map<string, KnownFiling[]> {
   const byCik = new Map<string, Map<string, KnownFiling>>();
@@ -70,10 +71,24 @@ export function knownFilings(sources: KnownFilingSources): Map<string, KnownFili
     }
   }
   const out = new Map<string, KnownFiling[]>();
-  for (const [cik, own] of byCik) {
-    out.set(cik, [...own.values()].sort((a, b) => (a.filedAt !== b.filedAt ? (a.filedAt < b.filedAt ? 1 : -1) : a.accessionNo < b.accessionNo ? 1 : -1)));
-  }
+  for (const [cik, own] of byCik) out.set(cik, [...own.values()]);
   return out;
+}
+
+/**
+ * The latest of a company's known filings that `accept` takes, by filing date, then accession
+ * number: a total order, a company's accession numbers being unique. One pass where sorting
+ * every company's filings latest first served reports that take four of them.
+ *
+ * @param filings - one company's filings, from {@link knownFilings}.
+ * @returns the filing, or undefined when `accept` takes none.
+ */
+export function latestFiling(filings: readonly KnownFiling[], accept: (filing: KnownFiling) => boolean = () => true): KnownFiling | undefined {
+  let latest: KnownFiling | undefined;
+  for (const f of filings) {
+    if (accept(f) && (latest === undefined || f.filedAt > latest.filedAt || (f.filedAt === latest.filedAt && f.accessionNo > latest.accessionNo))) latest = f;
+  }
+  return latest;
 }
 
 /**
