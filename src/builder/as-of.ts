@@ -9,7 +9,7 @@ import { factsFiledBy } from '../facts/fiscal-periods.js';
 import type { Resolved } from './resolve.js';
 import type { FilingRecord, OwnershipFiling, ThirteenFFiling } from '../edgar/records.js';
 
-/** The inputs as they stood at the end of the as-of date. */
+/** The inputs as they stood at the end of the as-of date; a list is the resolved one itself where nothing in it came later. */
 export interface AsOfInputs {
   filings: FilingRecord[];
   ownership: OwnershipFiling[];
@@ -24,11 +24,16 @@ export interface AsOfInputs {
  */
 export function cutAtAsOf(resolved: Resolved, companyFacts: ReadonlyMap<string, CompanyFacts>, asOf: string): AsOfInputs {
   return {
-    filings: resolved.filings.filter((f) => f.filedAt <= asOf),
-    ownership: resolved.ownership.filter((f) => f.filedAt !== null && f.filedAt <= asOf),
-    thirteenF: resolved.thirteenF.filter((f) => f.filedAt <= asOf),
+    filings: cut(resolved.filings, (f) => f.filedAt <= asOf),
+    ownership: cut(resolved.ownership, (f) => f.filedAt !== null && f.filedAt <= asOf),
+    thirteenF: cut(resolved.thirteenF, (f) => f.filedAt <= asOf),
     companyFacts: new Map([...companyFacts].map(([cik, facts]) => [cik, factsFiledBy(facts, asOf)])),
   };
+}
+
+/** The items `keep` takes, in order; the list itself where it takes all (a build without --as-of, or a recent one). */
+function cut<T>(list: T[], keep: (item: T) => boolean): T[] {
+  return list.every(keep) ? list : list.filter(keep);
 }
 
 /**

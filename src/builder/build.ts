@@ -17,7 +17,7 @@ import { createExtractPool, defaultWorkers } from './extract-pool.js';
 import type { Inputs } from './inputs.js';
 import { readInputs } from './read-inputs.js';
 import { addDays } from '../edgar/conventions.js';
-import { applyAmendments, computeInsiderRows } from '../facts/insiders.js';
+import { computeInsiderRows } from '../facts/insiders.js';
 import { issuerLookup } from '../facts/issuer-tickers.js';
 import { knownFilings } from '../facts/known-filings.js';
 import { computeReportRows } from '../facts/reports.js';
@@ -136,11 +136,61 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildResult>
     const s = cache.stats;
     log(`build: cache ${options.cache}: ${s.hits} files from the cache, ${s.misses} parsed, ${s.written} entries written${s.corrupt + s.foreign > 0 ? `, ${s.corrupt} damaged entries and ${s.foreign} foreign segments ignored` : ''}`);
   }
+  const { asOf, rows, counts, build } = computeSnapshot(inputs, {
+    from: options.from, asOf: options.asOf, today: now.toISOString().slice(0, 10), windowDays, filingsDays, log,
+  });
+  const version = options.version ?? `${asOf}_${now.toISOString().replace(/[-:]/g, '').slice(0, 15)}Z`;
+  const dates = [asOf, ...rows.filings.map((r) => (r as { filed_at: string }).filed_at), ...rows.earnings.map((r) => (r as { filed_at: string }).filed_at), ...rows.whales.map((r) => (r as { filed_at: string }).filed_at)];
+  const written = await writeSnapshot({
+    root: options.out, version, createdAt: now.toISOString(), dataThrough: dates.reduce((a, b) => (a > b ? a : b)), build,
+    rows: Object.fromEntries(ROW_KINDS.map((k) => [k, sortRows(k, rows[k])])) as Record<RowKind, StoredRow[]>,
+    publish: options.publish,
+  });
+  if (progress) log(`build: wrote ${ROW_KINDS.map((k) => `${counts[k]} ${k}`).join(', ')} to ${written.dir}`);
+  return { version, dir: written.dir, rows: counts, build, ...(cache ? { cache: cache.stats } : {}) };
+}
+
+/** What {@link computeSnapshot} needs besides the inputs. */
+export interface ComputeOptions {
+  /** `--from`, for the manifest and the paths of skipped files. */
+  from: string;
+  /** As in {@link BuildOptions.asOf}; undefined for the default. */
+  asOf: string | undefined;
+  /** The build date, `YYYY-MM-DD`: the default as-of date is never after it. */
+  today: string;
+  /** Insider window in days, counting as-of. */
+  windowDays: number;
+  /** Filings window in days, counting as-of. */
+  filingsDays: number;
+  /** Receives one line per skipped file. */
+  log: (line: string) => void;
+}
+
+/** The rows of a snapshot and its manifest's `build` section. */
+export interface ComputedSnapshot {
+  /** The as-of date, `YYYY-MM-DD`. */
+  asOf: string;
+  /** Rows of each kind, unsorted, with their summaries. */
+  rows: Record<RowKind, StoredRow[]>;
+  counts: Record<RowKind, number>;
+  build: Record<string, unknown>;
+}
+
+/**
+ * Everything after the read, in the main thread: joins the inputs, cuts them at the as-of
+ * date, computes the rows of every kind and the manifest's `build` section. Releases the parts
+ * of `inputs` that resolve has joined (see {@link releaseResolved}).
+ *
+ * @param inputs - everything read; skipped files found while joining are added to `inputs.skipped`.
+ * @throws Error when a kind that had inputs ends up without rows.
+ */
+export function computeSnapshot(inputs: Inputs, options: ComputeOptions): ComputedSnapshot {
+  const { windowDays, filingsDays, log } = options;
   const resolved = resolveInputs(inputs);
   for (const s of inputs.skipped) log(`build: skipped ${s.path}: ${s.reason}`);
   releaseResolved(inputs);
 
-  const asOf = options.asOf ?? defaultAsOf(resolved, inputs.companyFacts, now.toISOString().slice(0, 10));
+  const asOf = options.asOf ?? defaultAsOf(resolved, inputs.companyFacts, options.today);
   const known = cutAtAsOf(resolved, inputs.companyFacts, asOf);
   const company = companyDirectory(inputs, asOf);
   const issuer = (cik: string): { ticker: string; tickers: string[]; name: string } | undefined => {
@@ -169,13 +219,13 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildResult>
     reports: reports.rows.map((r) => withText(r, 'summary', reportSummary(r))),
   };
   // A kind with inputs inside the as-of date and its window but no rows means a step dropped everything.
-  const windowStart = (days: number): string => addDays(asOf, -(days - 1));
+  const filingsStart = addDays(asOf, -(filingsDays - 1));
   const hadInputs: Record<RowKind, boolean> = {
     // What a 4/A replaced does not count: an amendment may take back the only trade.
-    insiders: applyAmendments(known.ownership).kept.some((f) => f.transactions.some((t) => (t.code === 'P' || t.code === 'S') && t.date >= windowStart(windowDays) && t.date <= asOf)),
+    insiders: insiders.tradesInWindow > 0,
     whales: known.thirteenF.some((f) => f.entries.length > 0),
     earnings: earnings.rows.length + earnings.withoutTicker + earnings.withoutDocument > 0,
-    filings: known.filings.some((f) => f.filedAt >= windowStart(filingsDays)),
+    filings: known.filings.some((f) => f.filedAt >= filingsStart),
     reports: known.filings.some((f) => (company(f.cik)?.tickers.length ?? 0) > 0),
   };
   const empty = ROW_KINDS.filter((kind) => hadInputs[kind] && rows[kind].length === 0);
@@ -186,15 +236,7 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildResult>
     options: { from: options.from, as_of: asOf, as_of_source: options.asOf ? 'option' : 'latest filing date read', window_days: windowDays, filings_days: filingsDays },
     inputs, resolved, known, counts, insiders, earnings, reports, periods, issuerOf,
   });
-  const version = options.version ?? `${asOf}_${now.toISOString().replace(/[-:]/g, '').slice(0, 15)}Z`;
-  const dates = [asOf, ...rows.filings.map((r) => (r as { filed_at: string }).filed_at), ...rows.earnings.map((r) => (r as { filed_at: string }).filed_at), ...rows.whales.map((r) => (r as { filed_at: string }).filed_at)];
-  const written = await writeSnapshot({
-    root: options.out, version, createdAt: now.toISOString(), dataThrough: dates.reduce((a, b) => (a > b ? a : b)), build,
-    rows: Object.fromEntries(ROW_KINDS.map((k) => [k, sortRows(k, rows[k])])) as Record<RowKind, StoredRow[]>,
-    publish: options.publish,
-  });
-  if (progress) log(`build: wrote ${ROW_KINDS.map((k) => `${counts[k]} ${k}`).join(', ')} to ${written.dir}`);
-  return { version, dir: written.dir, rows: counts, build, ...(cache ? { cache: cache.stats } : {}) };
+  return { asOf, rows, counts, build };
 }
 
 function withText<T extends object>(row: T, field: 'summary' | 'recap', value: string | undefined): T {

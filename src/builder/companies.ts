@@ -14,18 +14,14 @@ import { pushTo } from '../facts/group.js';
 /**
  * Builds the directory.
  *
- * @param inputs - everything read.
+ * @param inputs - everything read; its companies, tickers and header profiles are read at the
+ *   first lookup of a company (resolve may never look one up), so they must not change after.
  * @param asOf - only headers of filings filed on or before this date (`YYYY-MM-DD`) count; null for all.
  * @returns the company behind a CIK, or undefined when neither a submissions JSON nor a ticker file names it.
  */
 export function companyDirectory(inputs: Inputs, asOf: string | null): (cik: string) => Company | undefined {
-  const headers = new Map<string, HeaderProfile[]>();
-  for (const profile of inputs.headerProfiles) {
-    if (asOf !== null && profile.filedAt > asOf) continue;
-    pushTo(headers, profile.cik, profile);
-  }
-  for (const list of headers.values()) list.sort((a, b) => (a.filedAt < b.filedAt ? 1 : a.filedAt > b.filedAt ? -1 : 0));
-  const sicTitles = sicTitleTable(inputs);
+  let headers: Map<string, HeaderProfile[]> | undefined;
+  let sicTitles: Map<string, string> | undefined;
   const cache = new Map<string, Company | undefined>();
   return (cik) => {
     if (cache.has(cik)) return cache.get(cik);
@@ -44,21 +40,46 @@ export function companyDirectory(inputs: Inputs, asOf: string | null): (cik: str
         stateOfIncorporation: fromSubmissions?.stateOfIncorporation ?? null,
         fiscalYearEnd: fromSubmissions?.fiscalYearEnd ?? null,
       };
+      headers ??= profilesByCik(inputs.headerProfiles, asOf);
+      sicTitles ??= sicTitleTable(inputs);
       const own = headers.get(cik) ?? [];
       if (result.sic === null) {
         // The code and its title come from the same header.
-        const header = own.find((h) => h.sic !== null);
+        const header = latestWith(own, 'sic');
         result.sic = header?.sic ?? null;
         result.sicDescription = header ? sicTitles.get(header.sic!) ?? header.sicDescription : null;
       } else {
         result.sicDescription ??= sicTitles.get(result.sic) ?? null;
       }
-      result.stateOfIncorporation ??= own.find((h) => h.stateOfIncorporation !== null)?.stateOfIncorporation ?? null;
-      result.fiscalYearEnd ??= own.find((h) => h.fiscalYearEnd !== null)?.fiscalYearEnd ?? null;
+      result.stateOfIncorporation ??= latestWith(own, 'stateOfIncorporation')?.stateOfIncorporation ?? null;
+      result.fiscalYearEnd ??= latestWith(own, 'fiscalYearEnd')?.fiscalYearEnd ?? null;
     }
     cache.set(cik, result);
     return result;
   };
+}
+
+/** Header profiles by CIK, in the order read, without those filed after `asOf` (null: none left out). */
+function profilesByCik(profiles: readonly HeaderProfile[], asOf: string | null): Map<string, HeaderProfile[]> {
+  const byCik = new Map<string, HeaderProfile[]>();
+  for (const profile of profiles) {
+    if (asOf !== null && profile.filedAt > asOf) continue;
+    pushTo(byCik, profile.cik, profile);
+  }
+  return byCik;
+}
+
+/**
+ * The latest filed of `profiles` that gives `field`; of several filed the same day, the first
+ * read. One pass instead of sorting each company's headers latest first and taking the first
+ * that gives the field, which chose the same header (the sort was stable).
+ */
+function latestWith(profiles: readonly HeaderProfile[], field: 'sic' | 'stateOfIncorporation' | 'fiscalYearEnd'): HeaderProfile | undefined {
+  let latest: HeaderProfile | undefined;
+  for (const profile of profiles) {
+    if (profile[field] !== null && (latest === undefined || profile.filedAt > latest.filedAt)) latest = profile;
+  }
+  return latest;
 }
 
 /** SIC code → title, from submissions JSON (EDGAR's wording) and else from SGML headers (`AIRCRAFT & PARTS [3720]`). */

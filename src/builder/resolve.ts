@@ -90,7 +90,8 @@ function preferred(a: FilingRecord, b: FilingRecord, company: (cik: string) => C
 function resolveOwnership(inputs: Inputs, filings: Map<string, FilingRecord>): OwnershipFiling[] {
   const byAccession = new Map<string, OwnershipFiling>();
   for (const filing of inputs.ownership) byAccession.set(filing.accessionNo, filing);
-  const loosePaths = new Map<string, string>();
+  // The loose documents placed, in the order placed: one whose filing date is unknown is skipped below.
+  const placed: { filing: OwnershipFiling; path: string }[] = [];
   for (const { path, doc } of inputs.looseOwnership) {
     const header = inputs.headerJsonByStem.get(path.replace(/\.xml$/i, ''));
     let accessionNo = header?.accessionNo ?? accessionFromName(basename(path)) ?? accessionFromName(basename(dirname(path)));
@@ -108,18 +109,20 @@ function resolveOwnership(inputs: Inputs, filings: Map<string, FilingRecord>): O
       accessionNo = found.accessionNo;
     }
     if (byAccession.has(accessionNo)) continue;
-    byAccession.set(accessionNo, { ...doc, accessionNo });
-    loosePaths.set(accessionNo, path);
+    const filing = { ...doc, accessionNo };
+    byAccession.set(accessionNo, filing);
+    placed.push({ filing, path });
   }
   // A data set's record of a filing counts where no XML of it was read: the XML says more (aff10b5One).
   for (const filing of inputs.dataSetOwnership) if (!byAccession.has(filing.accessionNo)) byAccession.set(filing.accessionNo, filing);
   for (const filing of byAccession.values()) {
     filing.filedAt ??= inputs.headerJson.get(filing.accessionNo)?.filedAt ?? filings.get(filing.accessionNo)?.filedAt ?? null;
-    const path = loosePaths.get(filing.accessionNo);
-    if (filing.filedAt === null && path !== undefined) {
-      inputs.skipped.push({ path, reason: 'ownershipDocument whose filing date no .header.json, SGML header, -index page or submissions JSON gives' });
-      byAccession.delete(filing.accessionNo);
-    }
+  }
+  // Only a loose document is left out for want of a date (in the order placed, as the skipped list had it).
+  for (const { filing, path } of placed) {
+    if (filing.filedAt !== null) continue;
+    inputs.skipped.push({ path, reason: 'ownershipDocument whose filing date no .header.json, SGML header, -index page or submissions JSON gives' });
+    byAccession.delete(filing.accessionNo);
   }
   return [...byAccession.values()];
 }

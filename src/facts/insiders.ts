@@ -33,6 +33,12 @@ export interface InsiderResult {
   issuersWithoutTicker: string[];
   /** Filings that a 4/A replaced. */
   replacedByAmendment: number;
+  /**
+   * P and S transactions inside the window in the filings left after amendments, those of a
+   * filing without a reporting owner included (which rows leave out): whether the input had
+   * anything for the insider rows to count.
+   */
+  tradesInWindow: number;
 }
 
 /** The transaction codes that insider rows count: P (purchase) and S (sale); the builder keeps no others. */
@@ -54,18 +60,22 @@ export function exactValue(t: Pick<OwnershipTransaction, 'sharesText' | 'priceTe
  */
 export function applyAmendments(filings: readonly OwnershipFiling[]): { kept: OwnershipFiling[]; replaced: number } {
   const forms = filings.filter((f) => f.documentType === '4' || f.documentType === '4/A');
-  const key = (f: OwnershipFiling): string => `${f.owners[0]?.cik ?? ''}|${f.issuerCik}|${f.periodOfReport}`;
+  const ownerOf = (f: OwnershipFiling): string => f.owners[0]?.cik ?? '';
+  const key = (f: OwnershipFiling): string => `${ownerOf(f)}|${f.issuerCik}|${f.periodOfReport}`;
   const order = (f: OwnershipFiling): string => `${f.filedAt ?? ''}|${f.accessionNo}`;
   const replacing = new Map<string, OwnershipFiling>();
+  // Few reporting owners ever file a 4/A: the key of another owner's filing is not built.
+  const amendingOwners = new Set<string>();
   for (const f of forms) {
     if (f.documentType !== '4/A' || (f.transactionsFiled ?? f.transactions.length) === 0) continue;
     const known = replacing.get(key(f));
     if (!known || order(f) > order(known)) replacing.set(key(f), f);
+    amendingOwners.add(ownerOf(f));
   }
   const kept: OwnershipFiling[] = [];
   let replaced = 0;
   for (const f of forms) {
-    const amendment = replacing.get(key(f));
+    const amendment = amendingOwners.has(ownerOf(f)) ? replacing.get(key(f)) : undefined;
     if (amendment && amendment !== f && order(f) < order(amendment)) replaced++;
     else if (f.documentType === '4' || f === amendment) kept.push(f);
   }
@@ -83,11 +93,13 @@ export function computeInsiderRows(filings: readonly OwnershipFiling[], options:
   const windowStart = addDays(options.asOf, -(options.windowDays - 1));
   const { kept, replaced } = applyAmendments(filings);
   const byIssuer = new Map<string, { filing: OwnershipFiling; trades: (NotableTrade & { ownerCik: string; exact: Decimal | null })[] }>();
+  let tradesInWindow = 0;
   for (const filing of kept) {
     const owner = filing.owners[0];
-    if (!owner) continue;
     for (const t of filing.transactions) {
       if (!COUNTED_CODES.has(t.code) || t.date < windowStart || t.date > options.asOf) continue;
+      tradesInWindow++;
+      if (!owner) continue;
       const exact = exactValue(t);
       const entry = byIssuer.get(filing.issuerCik) ?? { filing, trades: [] };
       entry.trades.push({
@@ -131,5 +143,5 @@ export function computeInsiderRows(filings: readonly OwnershipFiling[], options:
       cluster_rule: { ...DEFAULT_CLUSTER_RULE, codes: [...DEFAULT_CLUSTER_RULE.codes] }, notable,
     });
   }
-  return { rows, issuersWithoutTicker, replacedByAmendment: replaced };
+  return { rows, issuersWithoutTicker, replacedByAmendment: replaced, tradesInWindow };
 }

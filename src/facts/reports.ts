@@ -7,7 +7,7 @@
 import type { EarningsRow, InsiderRow, LatestFiling, ReportRow } from '../rows/types.js';
 import { fromNumber, sumDecimals, toNumber } from './decimal.js';
 import type { PositionIssuer } from './issuer-tickers.js';
-import type { KnownFiling } from './known-filings.js';
+import { knownFilingUrl, latestFiling, type KnownFiling } from './known-filings.js';
 import type { Company } from '../edgar/records.js';
 import type { Period, Position } from './whales.js';
 import { pushTo } from './group.js';
@@ -18,7 +18,7 @@ export type IssuerOf = (position: Position) => PositionIssuer | null;
 /** What the report rows are made from; everything already cut at the as-of date. */
 export interface ReportInputs {
   company: (cik: string) => Company | undefined;
-  /** Known filings per CIK, latest first. */
+  /** Known filings per CIK (known-filings.ts). */
   known: ReadonlyMap<string, readonly KnownFiling[]>;
   insiders: readonly InsiderRow[];
   earnings: readonly EarningsRow[];
@@ -44,14 +44,14 @@ export function computeReportRows(input: ReportInputs): { rows: ReportRow[]; wit
       withoutTicker++;
       continue;
     }
-    const latest = Object.fromEntries(LATEST_FORMS.map((form) => [form, latestOf(own, form)])) as ReportRow['latest'];
+    const latest = Object.fromEntries(LATEST_FORMS.map((form) => [form, latestOf(cik, own, form)])) as ReportRow['latest'];
     const insider = input.insiders.find((r) => r.cik === cik);
     const earning = input.earnings.filter((r) => r.cik === cik).sort((a, b) => (a.filed_at < b.filed_at ? 1 : a.filed_at > b.filed_at ? -1 : 0))[0];
     const held = holders.get(cik) ?? [];
     rows.push({
       type: 'report', ticker, tickers: company.tickers, cik, company: company.name, exchange: company.exchange, sic: company.sic,
       sic_description: company.sicDescription, state_of_incorporation: company.stateOfIncorporation,
-      fiscal_year_end: company.fiscalYearEnd, latest_filing_at: own[0]!.filedAt, latest,
+      fiscal_year_end: company.fiscalYearEnd, latest_filing_at: latestFiling(own)!.filedAt, latest,
       insiders: insider ? {
         window_start: insider.window_start, window_end: insider.window_end, net_usd: insider.net_usd, buy_usd: insider.buy_usd,
         sell_usd: insider.sell_usd, n_buys: insider.n_buys, n_sells: insider.n_sells,
@@ -69,9 +69,9 @@ export function computeReportRows(input: ReportInputs): { rows: ReportRow[]; wit
 }
 
 /** The latest filing of a form; an 8-K only from inputs that list every 8-K (not company facts). */
-function latestOf(filings: readonly KnownFiling[], form: string): LatestFiling | null {
-  const f = filings.find((r) => r.form === form && (form !== '8-K' || r.source !== 'company-facts'));
-  return f ? { accession_no: f.accessionNo, filed_at: f.filedAt, url: f.url } : null;
+function latestOf(cik: string, filings: readonly KnownFiling[], form: string): LatestFiling | null {
+  const f = latestFiling(filings, (r) => r.form === form && (form !== '8-K' || r.source !== 'company-facts'));
+  return f ? { accession_no: f.accessionNo, filed_at: f.filedAt, url: knownFilingUrl(cik, f) } : null;
 }
 
 type Holder = { cik: string; filer: string; period_of_report: string; shares: number; value_usd: number };
