@@ -43,6 +43,8 @@ const SUFFIX = '.eqfc';
 const MAX_SEGMENTS = 8;
 /** Entries per block: few enough that a damaged block costs little, many enough that its table of strings is shared widely. */
 export const BLOCK_ENTRIES = 256;
+/** Blocks read between two turns of the event loop while the cache opens. */
+const LOAD_TURN_BLOCKS = 16;
 /** Bytes of a block's head: its length, CRC-32, entries, operations, numbers and table bytes. */
 const BLOCK_HEAD = 24;
 
@@ -182,14 +184,18 @@ export class ExtractCache {
       } catch {
         continue; // Removed by a build that merged segments meanwhile.
       }
-      if (cache.#load(bytes)) cache.#segments.push(name);
+      if (await cache.#load(bytes)) cache.#segments.push(name);
       else cache.#foreign.push(name);
     }
     return cache;
   }
 
-  /** Reads a segment's entries; false when it is not this builder's. */
-  #load(bytes: Buffer): boolean {
+  /**
+   * Reads a segment's entries; false when it is not this builder's. It lets other work in
+   * every {@link LOAD_TURN_BLOCKS} blocks (a build walks its input meanwhile).
+   */
+  async #load(bytes: Buffer): Promise<boolean> {
+    let blocks = 0;
     const newline = bytes.indexOf(0x0a);
     if (newline === -1 || bytes.toString('utf8', 0, newline) !== `${MAGIC}${this.#fingerprint}`) {
       this.stats.foreign++;
@@ -218,6 +224,7 @@ export class ExtractCache {
       }
       for (const entry of block) this.#entries.set(entry.path, entry);
       this.stats.loaded += block.length;
+      if (++blocks % LOAD_TURN_BLOCKS === 0) await new Promise(setImmediate);
     }
     return true;
   }

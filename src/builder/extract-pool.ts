@@ -81,7 +81,8 @@ export function createExtractPool(workers: number): ExtractPool {
   };
   return {
     extract: async (paths) => (await ask({ paths: [...paths] })).extracts ?? [],
-    stat: async (paths) => (await ask({ paths: [...paths], stat: true })).stats ?? new Float64Array(0),
+    // A path holds no NUL (POSIX and Windows both refuse one).
+    stat: async (paths) => (await ask({ stat: paths.join('\0') })).stats ?? new Float64Array(0),
     warm() {
       started ??= startAll();
     },

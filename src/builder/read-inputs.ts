@@ -76,8 +76,8 @@ export async function readInputs(files: AsyncIterable<WalkedFile> | Iterable<Wal
     while (parsing < inFlight && pooled < PARSED_AHEAD_BATCHES && results.length < READ_AHEAD_BATCHES && !walked) {
       const batch = await nextBatch();
       if (batch.length === 0) continue;
-      const { extracts, parsed } = extractBatch(batch, options.pool, options.cache);
-      results.push({ batch, extracts, pooled: parsed !== undefined });
+      const { files, extracts, parsed } = extractBatch(batch, options.pool, options.cache);
+      results.push({ batch: files, extracts, pooled: parsed !== undefined });
       if (parsed) {
         pooled++;
         parsing++;
@@ -148,7 +148,7 @@ type Extracted = Partial<FileExtract> | { block: DecodedBlock; index: number };
  * cache's extracts are taken when `extracts` is called (in walk order, at the merge), so that
  * the walk runs ahead on the cache's index alone.
  */
-function extractBatch(batch: readonly WalkedFile[], pool: ExtractPool, cache: ExtractCache | undefined): { extracts: () => Promise<Extracted[]>; parsed?: Promise<unknown> } {
+function extractBatch(batch: WalkedFile[], pool: ExtractPool, cache: ExtractCache | undefined): { files: WalkedFile[]; extracts: () => Promise<Extracted[]>; parsed?: Promise<unknown> } {
   const parse = (files: readonly WalkedFile[]): Promise<FileExtract[]> => {
     const parsed = pool.extract(files.map((file) => file.path));
     // Awaited in walk order; a failure of a later batch must not be an unhandled rejection meanwhile.
@@ -157,17 +157,20 @@ function extractBatch(batch: readonly WalkedFile[], pool: ExtractPool, cache: Ex
   };
   if (!cache) {
     const parsed = parse(batch);
-    return { extracts: () => parsed, parsed };
+    return { files: batch, extracts: () => parsed, parsed };
   }
   const known = batch.map((file) => cache.find(file));
   const missing = batch.filter((_, i) => !known[i]);
   const parsed = missing.length === 0 ? undefined : parse(missing);
+  // A found entry stands for its file (same path, size and mtime): the walk's objects of the
+  // files found, most of a rebuild's, are dropped now rather than held until the merge.
+  const files = batch.map((file, i) => known[i] ?? file);
   const extracts = async (): Promise<Extracted[]> => {
     const list = parsed ? await parsed : [];
     let j = 0;
     const out: Extracted[] = [];
-    for (let i = 0; i < batch.length; i++) {
-      const file = batch[i]!;
+    for (let i = 0; i < files.length; i++) {
+      const file = files[i]!;
       const found = known[i];
       const taken = found ? cache.take(found) : undefined;
       if (taken) {
@@ -181,5 +184,5 @@ function extractBatch(batch: readonly WalkedFile[], pool: ExtractPool, cache: Ex
     }
     return out;
   };
-  return { extracts, ...(parsed ? { parsed } : {}) };
+  return { files, extracts, ...(parsed ? { parsed } : {}) };
 }

@@ -12,7 +12,7 @@
  * with their header files, about 0.3 s), and the main thread has the cache to read meanwhile.
  */
 import { readdir, statSync, type Dirent } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 
 /** A file found by the walk. */
 export interface WalkedFile {
@@ -65,7 +65,9 @@ export async function* walkFiles(root: string, stats: WalkStats = {}): AsyncGene
     files.catch(() => {});
     pending.push(files);
   };
-  for await (const path of listFiles(root)) {
+  // What path.join(root, name) puts before a name ('' for '.', '/' for '/', 'a/' for './a/').
+  const prefix = join(root, 'x').slice(0, -1);
+  for await (const path of listFiles(root, prefix)) {
     chunk.push(path);
     if (chunk.length < STAT_CHUNK) continue;
     send();
@@ -76,14 +78,18 @@ export async function* walkFiles(root: string, stats: WalkStats = {}): AsyncGene
   while (pending.length > 0) yield* await pending.shift()!;
 }
 
-/** The paths of the regular files under `dir`, in walk order, one folder listed at a time. */
-async function* listFiles(dir: string): AsyncGenerator<string> {
+/**
+ * The paths of the regular files under `dir`, in walk order, one folder listed at a time; each
+ * is `prefix` and its name, as path.join would make it (a name holds no separator, and `prefix`
+ * is already normal), without path.join's cost on every file.
+ */
+async function* listFiles(dir: string, prefix: string): AsyncGenerator<string> {
   const entries = await readdirAsync(dir);
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
     if (entry.name.startsWith('.')) continue;
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* listFiles(path);
+    const path = prefix + entry.name;
+    if (entry.isDirectory()) yield* listFiles(path, path + sep);
     else if (entry.isFile()) yield path;
   }
 }
@@ -109,6 +115,68 @@ function walked(paths: readonly string[], found: Float64Array): WalkedFile[] {
     const mtimeMs = found[2 * i + 1]!;
     return Number.isNaN(size) ? { path, size: 0, mtimeMs: 0 } : { path, size, mtimeMs };
   });
+}
+
+/**
+ * A walk that runs ahead of its reader: files are pulled from `files` into a queue of at most
+ * `limit` as soon as this is called, while the reader is busy elsewhere (a build reads its
+ * cache meanwhile, and the walk's stats run in the extract workers). A failure of the walk is
+ * thrown to the reader where it would have met it.
+ *
+ * @param limit - files held at most (each costs about 200 bytes).
+ */
+export function walkAhead(files: AsyncIterator<WalkedFile>, limit: number): AsyncGenerator<WalkedFile> {
+  const queue: WalkedFile[] = [];
+  let head = 0;
+  let done = false;
+  let failure: { error: unknown } | undefined;
+  /** Wakes the reader, waiting for a file. */
+  let wake: (() => void) | undefined;
+  /** Wakes the walk, waiting for room. */
+  let resume: (() => void) | undefined;
+  const signal = (which: 'wake' | 'resume'): void => {
+    const f = which === 'wake' ? wake : resume;
+    if (which === 'wake') wake = undefined;
+    else resume = undefined;
+    f?.();
+  };
+  void (async () => {
+    try {
+      while (!done) {
+        if (queue.length - head >= limit) {
+          await new Promise<void>((go) => (resume = go));
+          continue;
+        }
+        const next = await files.next();
+        if (next.done) done = true;
+        else queue.push(next.value);
+        signal('wake');
+      }
+    } catch (error) {
+      failure = { error };
+      done = true;
+      signal('wake');
+    }
+  })();
+  return (async function* () {
+    for (;;) {
+      if (head < queue.length) {
+        const file = queue[head++]!;
+        // Drop what was read now and then, rather than shifting the queue at every file.
+        if (head >= 4096) {
+          queue.splice(0, head);
+          head = 0;
+        }
+        signal('resume');
+        yield file;
+      } else if (done) {
+        if (failure) throw failure.error;
+        return;
+      } else {
+        await new Promise<void>((go) => (wake = go));
+      }
+    }
+  })();
 }
 
 /**
