@@ -64,8 +64,12 @@ export interface BuildOptions {
   workers?: number;
 }
 
-/** Files the walk may run ahead while a build reads its cache (about 200 bytes each). */
-const WALK_AHEAD_FILES = 65_536;
+/**
+ * Files the walk may run ahead while a build reads its cache: about 200 bytes each, so at most
+ * about 50 MB. Enough for a quarter's filings (their XML and header files), so that a daily
+ * rebuild's walk reaches the new files, which come last or anywhere, while the cache is read.
+ */
+const WALK_AHEAD_FILES = 262_144;
 
 /** From how many input files a build starts worker threads by default: below it, starting them costs more than they save. */
 export const WORKERS_FROM_FILES = 2_000;

@@ -12,17 +12,18 @@
  * program's file, a changed file) is ignored and the file parsed again; it is never trusted: a
  * damaged block loses all its entries.
  *
- * Layout: `DIR/segment-*.eqfc`, each `EQFCACHE 4 LE <fingerprint>\n` (LE or BE: the byte order
+ * Layout: `DIR/segment-*.eqfc`, each `EQFCACHE 5 LE <fingerprint>\n` (LE or BE: the byte order
  * of the typed arrays below, as they lie in memory) then blocks of up to {@link BLOCK_ENTRIES}
- * entries: a head of six u32 LE (the length of what follows the head, the CRC-32 of everything
- * after itself, the entries, the operations, the numbers, the table's bytes), then the index
- * (per entry its path as an index into the strings, its size and its mtimeMs, f64), the numbers
- * (f64), the operations (u32) and the table (UTF-8 JSON `[strings, shapes]`) of the entries' extracts without their empty lists, encoded by
- * record-codec.ts. A block is one unit: one checksum, one table of strings and shapes shared
- * by its entries, one decode. Opening the cache checks every block's CRC and reads its table
- * and index; a block's extracts are decoded when the build takes the first of them, so the
- * walk can run ahead to the files to parse and the extract workers parse them while the rest is
- * read back.
+ * entries: a head of seven u32 LE (the length of what follows the head, the CRC-32 of everything
+ * after itself, the entries, the operations, the numbers, the paths' bytes, the table's bytes),
+ * then per entry its size and mtimeMs (f64), the numbers (f64), the operations (u32), the
+ * entries' paths (UTF-8 JSON) and the table (UTF-8 JSON `[strings, shapes]`) of the entries'
+ * extracts without their empty lists, encoded by record-codec.ts. A block is one unit: one
+ * checksum, one table of strings and shapes shared by its entries, one decode. Opening the
+ * cache checks every block's CRC and reads its paths, sizes and times; a block's table and
+ * extracts are decoded when the build takes the first of them, so that the cache opens quickly,
+ * the walk runs ahead to the files to parse, and the extract workers parse them while the rest
+ * is read back.
  * A build appends one segment with what it parsed; when dead entries outweigh live ones, or
  * segments pile up, it writes the live entries into one segment and removes the others.
  */
@@ -34,27 +35,41 @@ import { crc32 } from 'node:zlib';
 import { accessionFromName } from '../edgar/conventions.js';
 import type { FileExtract } from './file-extract.js';
 import { decodeRecords, NotPlainDataError, RecordEncoder, type EncodedRecords } from './record-codec.js';
-import type { WalkedFile } from './walk.js';
+import { walkOrder, type WalkedFile } from './walk.js';
 
 /** Format 4, and the machine's byte order: the index, numbers and operations are typed arrays written as they lie in memory. */
-const MAGIC = `EQFCACHE 4 ${endianness()} `;
+const MAGIC = `EQFCACHE 5 ${endianness()} `;
 const SUFFIX = '.eqfc';
 /** Segments kept before they are merged into one. */
 const MAX_SEGMENTS = 8;
 /** Entries per block: few enough that a damaged block costs little, many enough that its table of strings is shared widely. */
 export const BLOCK_ENTRIES = 256;
 /** Blocks read between two turns of the event loop while the cache opens. */
-const LOAD_TURN_BLOCKS = 16;
-/** Bytes of a block's head: its length, CRC-32, entries, operations, numbers and table bytes. */
-const BLOCK_HEAD = 24;
+const LOAD_TURN_BLOCKS = 4;
+/** Bytes of a block's head: its length, CRC-32, entries, operations, numbers, paths' bytes and table's bytes. */
+const BLOCK_HEAD = 28;
 
 /** A block read from a segment: its extracts are decoded when the first of them is taken. */
 interface Block {
-  /** The encoded extracts, until decoded. */
-  encoded: EncodedRecords | null;
+  /** The block's bytes, until its extracts are decoded. */
+  bytes: Buffer | null;
   /** The extracts, once decoded; null when they turned out damaged. */
   decoded?: DecodedBlock | null;
   count: number;
+  /** Each entry's path. */
+  paths: string[];
+  /** Each entry's size and mtimeMs, in turn. */
+  files: Float64Array;
+}
+
+/**
+ * A segment's blocks, whose entries are in walk order (a build writes them in the order it met
+ * their files), and how far the walk has come through them: the next entry a file may match.
+ */
+interface Segment {
+  blocks: Block[];
+  block: number;
+  entry: number;
 }
 
 /** A list of an extract (every field of {@link FileExtract} but `deferred`). */
@@ -94,6 +109,7 @@ export function runExtract({ block, start, end }: CachedRun): Partial<FileExtrac
   return out as Partial<FileExtract>;
 }
 
+/** An entry this build found in the cache or made. */
 interface Entry {
   /** The file's path when it was parsed, and the entry's key: paths inside the extract name it (a moved folder is parsed again). */
   path: string;
@@ -105,8 +121,8 @@ interface Entry {
   block?: Block;
   /** The entry's place in its block. */
   index: number;
-  /** Whether this build found (or made) it and its extract is whole. */
-  used?: boolean;
+  /** Whether its extract is whole (false once its block turned out damaged). */
+  used: boolean;
 }
 
 /** An entry of the cache (the file it was made from), as {@link ExtractCache.find} gives it to {@link ExtractCache.take}. */
@@ -152,11 +168,12 @@ function compact(extract: FileExtract): Partial<FileExtract> {
 export class ExtractCache {
   readonly #dir: string;
   readonly #fingerprint: string;
-  readonly #entries = new Map<string, Entry>();
+  /** This builder's segments, oldest first (their names begin with the time they were written). */
   readonly #segments: string[] = [];
+  readonly #read: Segment[] = [];
   /** Segments of another builder (or not segments at all): this builder can never use them. */
   readonly #foreign: string[] = [];
-  /** Entries used by this build, in the order of use; an entry whose block turned out damaged, or that a new one replaced, is marked unused. */
+  /** Entries found or made by this build, in the walk's order. */
   readonly #used: Entry[] = [];
   readonly #fresh: Entry[] = [];
   readonly stats: CacheStats = { loaded: 0, hits: 0, misses: 0, corrupt: 0, foreign: 0, written: 0 };
@@ -184,28 +201,33 @@ export class ExtractCache {
       } catch {
         continue; // Removed by a build that merged segments meanwhile.
       }
-      if (await cache.#load(bytes)) cache.#segments.push(name);
-      else cache.#foreign.push(name);
+      const segment = await cache.#load(bytes);
+      if (segment) {
+        cache.#segments.push(name);
+        cache.#read.push(segment);
+      } else {
+        cache.#foreign.push(name);
+      }
     }
     return cache;
   }
 
   /**
-   * Reads a segment's entries; false when it is not this builder's. It lets other work in
+   * Reads a segment's blocks; undefined when it is not this builder's. It lets other work in
    * every {@link LOAD_TURN_BLOCKS} blocks (a build walks its input meanwhile).
    */
-  async #load(bytes: Buffer): Promise<boolean> {
-    let blocks = 0;
+  async #load(bytes: Buffer): Promise<Segment | undefined> {
+    const segment: Segment = { blocks: [], block: 0, entry: 0 };
     const newline = bytes.indexOf(0x0a);
     if (newline === -1 || bytes.toString('utf8', 0, newline) !== `${MAGIC}${this.#fingerprint}`) {
       this.stats.foreign++;
-      return false;
+      return undefined;
     }
     let at = newline + 1;
     while (at < bytes.length) {
       if (at + BLOCK_HEAD > bytes.length) {
         this.stats.corrupt++;
-        return true;
+        return segment;
       }
       const length = bytes.readUInt32LE(at);
       const count = bytes.readUInt32LE(at + 8);
@@ -213,7 +235,7 @@ export class ExtractCache {
       if (end > bytes.length) {
         // A torn write: the rest of the segment cannot be framed.
         this.stats.corrupt += Math.max(1, count);
-        return true;
+        return segment;
       }
       const sum = bytes.readUInt32LE(at + 4);
       const block = crc32(bytes.subarray(at + 8, end)) === sum ? readBlock(bytes.subarray(at, end)) : undefined;
@@ -222,22 +244,32 @@ export class ExtractCache {
         this.stats.corrupt += Math.max(1, count);
         continue;
       }
-      for (const entry of block) this.#entries.set(entry.path, entry);
-      this.stats.loaded += block.length;
-      if (++blocks % LOAD_TURN_BLOCKS === 0) await new Promise(setImmediate);
+      segment.blocks.push(block);
+      this.stats.loaded += block.count;
+      if (segment.blocks.length % LOAD_TURN_BLOCKS === 0) await new Promise(setImmediate);
     }
-    return true;
+    return segment;
   }
 
   /**
    * The entry made from this very file (same path, size and modification time), if the cache
    * holds one: then {@link take} gives its extract; else parse the file and {@link put} it.
    * Only the cache's index is read here, so a walk can run ahead to the files to parse.
+   *
+   * Call it once per file, in walk order (as the build does): each segment's entries are in
+   * walk order, so each is met by a cursor rather than looked up, and no index of every path
+   * is built. A file asked for out of order is not found (it is parsed again), never mistaken.
+   * Where several segments hold a path, the newest decides.
    */
   find(file: WalkedFile): CacheEntry | undefined {
-    const entry = this.#entries.get(file.path);
-    if (entry && entry.size === file.size && entry.mtimeMs === file.mtimeMs && entry.block) {
-      if (!entry.used) this.#use(entry);
+    for (let s = this.#read.length - 1; s >= 0; s--) {
+      const segment = this.#read[s]!;
+      const block = seek(segment, file.path);
+      if (block === undefined) continue;
+      const index = segment.entry++;
+      if (block.files[2 * index] !== file.size || block.files[2 * index + 1] !== file.mtimeMs) break;
+      const entry: Entry = { path: file.path, size: file.size, mtimeMs: file.mtimeMs, block, index, used: true };
+      this.#used.push(entry);
       this.stats.hits++;
       return entry;
     }
@@ -264,16 +296,10 @@ export class ExtractCache {
     return { block, index: entry.index };
   }
 
-  /** Marks an entry as used by this build: a merged segment keeps the used entries, in the order of use (the walk's). */
-  #use(entry: Entry): void {
-    entry.used = true;
-    this.#used.push(entry);
-  }
-
   #decoded(block: Block): DecodedBlock | undefined {
     if (block.decoded === undefined) {
       block.decoded = decodeBlock(block);
-      block.encoded = null;
+      block.bytes = null;
       if (block.decoded === null) this.stats.corrupt += block.count;
     }
     return block.decoded ?? undefined;
@@ -289,11 +315,8 @@ export class ExtractCache {
   /** Stores a file's extract (written by {@link save}); files without an accession number, and failed reads, are not stored. */
   put(file: WalkedFile, extract: FileExtract): void {
     if (!isCacheable(file.path) || extract.deferred || extract.skipped.some((s) => s.reason.startsWith('cannot read'))) return;
-    const entry: Entry = { path: file.path, size: file.size, mtimeMs: file.mtimeMs, extract: compact(extract), index: 0, used: false };
-    const replaced = this.#entries.get(file.path);
-    if (replaced) replaced.used = false;
-    this.#entries.set(file.path, entry);
-    this.#use(entry);
+    const entry: Entry = { path: file.path, size: file.size, mtimeMs: file.mtimeMs, extract: compact(extract), index: 0, used: true };
+    this.#used.push(entry);
     this.#fresh.push(entry);
   }
 
@@ -307,7 +330,8 @@ export class ExtractCache {
     await Promise.all(this.#foreign.map((segment) => rm(join(this.#dir, segment), { force: true })));
     const used = this.#used.filter((entry) => entry.used);
     const live = used.length;
-    const dead = this.#entries.size - live;
+    // Entries of files not walked, changed, or written again in a newer segment.
+    const dead = this.stats.loaded + this.#fresh.length - live;
     const merge = this.#segments.length + 1 > MAX_SEGMENTS || dead > live;
     const entries = (merge ? used : this.#fresh).flatMap((entry) => {
       const extract = this.#extract(entry);
@@ -357,22 +381,25 @@ export function encodeBlock(entries: readonly BlockEntry[]): { bytes: Buffer; en
     encoded = encodeEntries(kept);
   }
   if (kept.length === 0 || encoded === undefined) return undefined;
-  const { strings, shapes, ops, numbers, index } = encoded;
+  const { strings, shapes, ops, numbers } = encoded;
   const table = Buffer.from(JSON.stringify([strings, shapes]));
+  const paths = Buffer.from(JSON.stringify(kept.map((entry) => entry.path)));
+  const files = Float64Array.from(kept.flatMap((entry) => [entry.size, entry.mtimeMs]));
   const head = Buffer.alloc(BLOCK_HEAD);
-  const body = [Buffer.from(Float64Array.from(index).buffer), Buffer.from(numbers.buffer), Buffer.from(ops.buffer), table];
+  const body = [Buffer.from(files.buffer), Buffer.from(numbers.buffer), Buffer.from(ops.buffer), paths, table];
   head.writeUInt32LE(body.reduce((sum, part) => sum + part.length, 0), 0);
   head.writeUInt32LE(kept.length, 8);
   head.writeUInt32LE(ops.length, 12);
   head.writeUInt32LE(numbers.length, 16);
-  head.writeUInt32LE(table.length, 20);
+  head.writeUInt32LE(paths.length, 20);
+  head.writeUInt32LE(table.length, 24);
   // Node's crc32 returns 0 for an empty buffer whatever the running value: empty parts are left out.
   head.writeUInt32LE(body.reduce((sum, part) => (part.length === 0 ? sum : crc32(part, sum)), crc32(head.subarray(8))), 4);
   return { bytes: Buffer.concat([head, ...body]), entries: kept.length };
 }
 
-/** The entries' extracts list by list, encoded, and their index (path as a string's place, size, mtimeMs); undefined when one holds what is not plain data. */
-function encodeEntries(entries: readonly BlockEntry[]): (EncodedRecords & { index: number[] }) | undefined {
+/** The entries' extracts list by list, encoded; undefined when one holds what is not plain data. */
+function encodeEntries(entries: readonly BlockEntry[]): EncodedRecords | undefined {
   const lists: Record<string, unknown> = {};
   const counts: Record<string, number[]> = {};
   entries.forEach((entry, i) => {
@@ -391,8 +418,7 @@ function encodeEntries(entries: readonly BlockEntry[]): (EncodedRecords & { inde
     if (error instanceof NotPlainDataError) return undefined;
     throw error;
   }
-  const index = entries.flatMap((entry) => [encoder.string(entry.path), entry.size, entry.mtimeMs]);
-  return { ...encoder.finish(), index };
+  return encoder.finish();
 }
 
 /**
@@ -402,9 +428,18 @@ function encodeEntries(entries: readonly BlockEntry[]): (EncodedRecords & { inde
  * @returns the decoded block, or null when it is damaged.
  */
 function decodeBlock(block: Block): DecodedBlock | null {
+  const bytes = block.bytes!;
+  const parts = blockParts(bytes)!;
   let value: unknown;
   try {
-    [value] = decodeRecords(block.encoded!, 1);
+    const table = JSON.parse(bytes.toString('utf8', parts.tableAt)) as unknown;
+    if (!Array.isArray(table) || table.length !== 2 || !Array.isArray(table[0]) || !Array.isArray(table[1])) return null;
+    const [strings, shapes] = table as [unknown[], string[][]];
+    if (!strings.every((s) => typeof s === 'string')) return null;
+    [value] = decodeRecords({
+      strings: strings as string[], shapes,
+      numbers: new Float64Array(aligned(bytes, parts.numbersAt, parts.opsAt)), ops: new Uint32Array(aligned(bytes, parts.opsAt, parts.pathsAt)),
+    }, 1);
   } catch {
     return null;
   }
@@ -429,42 +464,56 @@ function decodeBlock(block: Block): DecodedBlock | null {
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/**
- * Reads a block whose checksum is right: its table and index now, its extracts when first taken.
- *
- * @returns its entries, or undefined when it is not well formed.
- */
-function readBlock(bytes: Buffer): Entry[] | undefined {
+/** Where a block's parts begin, from its head; undefined when they do not add up to its length. */
+function blockParts(bytes: Buffer): { count: number; numbersAt: number; opsAt: number; pathsAt: number; tableAt: number } | undefined {
   const count = bytes.readUInt32LE(8);
-  const ops = bytes.readUInt32LE(12);
-  const numbers = bytes.readUInt32LE(16);
-  const tableBytes = bytes.readUInt32LE(20);
-  const indexAt = BLOCK_HEAD;
-  const numbersAt = indexAt + 24 * count;
-  const opsAt = numbersAt + 8 * numbers;
-  const tableAt = opsAt + 4 * ops;
-  if (count === 0 || tableAt + tableBytes !== bytes.length) return undefined;
-  let table: unknown;
+  const numbersAt = BLOCK_HEAD + 16 * count;
+  const opsAt = numbersAt + 8 * bytes.readUInt32LE(16);
+  const pathsAt = opsAt + 4 * bytes.readUInt32LE(12);
+  const tableAt = pathsAt + bytes.readUInt32LE(20);
+  return count > 0 && tableAt + bytes.readUInt32LE(24) === bytes.length ? { count, numbersAt, opsAt, pathsAt, tableAt } : undefined;
+}
+
+/** Typed arrays need aligned bytes: a copy of a block's part. */
+const aligned = (bytes: Buffer, from: number, to: number): ArrayBuffer => (bytes.buffer as ArrayBuffer).slice(bytes.byteOffset + from, bytes.byteOffset + to);
+
+/**
+ * Reads a block whose checksum is right: its paths, sizes and times now, its table and
+ * extracts when first taken.
+ *
+ * @returns the block, or undefined when it is not well formed.
+ */
+function readBlock(bytes: Buffer): Block | undefined {
+  const parts = blockParts(bytes);
+  if (!parts) return undefined;
+  let paths: unknown;
   try {
-    table = JSON.parse(bytes.toString('utf8', tableAt, tableAt + tableBytes));
+    paths = JSON.parse(bytes.toString('utf8', parts.pathsAt, parts.tableAt));
   } catch {
     return undefined;
   }
-  if (!Array.isArray(table) || table.length !== 2 || !Array.isArray(table[0]) || !Array.isArray(table[1])) return undefined;
-  const [strings, shapes] = table as [unknown[], unknown[]];
-  if (!strings.every((s) => typeof s === 'string')) return undefined;
-  // Typed arrays need aligned bytes: copies of their parts.
-  const aligned = (from: number, to: number): ArrayBuffer => (bytes.buffer as ArrayBuffer).slice(bytes.byteOffset + from, bytes.byteOffset + to);
-  const index = new Float64Array(aligned(indexAt, numbersAt));
-  const block: Block = {
-    encoded: { strings: strings as string[], shapes: shapes as string[][], numbers: new Float64Array(aligned(numbersAt, opsAt)), ops: new Uint32Array(aligned(opsAt, tableAt)) },
-    count,
-  };
-  const entries: Entry[] = [];
-  for (let i = 0; i < count; i++) {
-    const path = strings[index[3 * i]!];
-    if (typeof path !== 'string') return undefined;
-    entries.push({ path, size: index[3 * i + 1]!, mtimeMs: index[3 * i + 2]!, block, index: i });
+  if (!Array.isArray(paths) || paths.length !== parts.count || !paths.every((p) => typeof p === 'string')) return undefined;
+  return { bytes, count: parts.count, paths: paths as string[], files: new Float64Array(aligned(bytes, BLOCK_HEAD, parts.numbersAt)) };
+}
+
+/**
+ * Moves a segment's cursor to `path`: past the entries whose files the walk has gone by (they
+ * sort before it: not walked this time, so dead), up to the first that does not.
+ *
+ * @returns the block whose entry at the cursor has this path, or undefined when the segment holds no entry of it.
+ */
+function seek(segment: Segment, path: string): Block | undefined {
+  while (segment.block < segment.blocks.length) {
+    const block = segment.blocks[segment.block]!;
+    if (segment.entry >= block.count) {
+      segment.block++;
+      segment.entry = 0;
+      continue;
+    }
+    const at = block.paths[segment.entry]!;
+    if (at === path) return block;
+    if (walkOrder(at, path) > 0) return undefined;
+    segment.entry++;
   }
-  return entries;
+  return undefined;
 }

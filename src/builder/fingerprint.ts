@@ -11,12 +11,13 @@ import { readFile, readdir } from 'node:fs/promises';
  * another version of the builder is never used.
  */
 export async function builderFingerprint(): Promise<string> {
-  const hash = createHash('sha256');
-  for (const folder of ['../edgar/', './', '../facts/']) {
+  // Read together, hashed in order.
+  const files = await Promise.all(['../edgar/', './', '../facts/'].map(async (folder) => {
     const dir = new URL(folder, import.meta.url);
-    for (const name of (await readdir(dir)).filter((n) => /\.(ts|js)$/.test(n) && !n.endsWith('.d.ts')).sort()) {
-      hash.update(name).update(await readFile(new URL(name, dir)));
-    }
-  }
+    const names = (await readdir(dir)).filter((n) => /\.(ts|js)$/.test(n) && !n.endsWith('.d.ts')).sort();
+    return Promise.all(names.map(async (name) => ({ name, bytes: await readFile(new URL(name, dir)) })));
+  }));
+  const hash = createHash('sha256');
+  for (const { name, bytes } of files.flat()) hash.update(name).update(bytes);
   return hash.digest('hex').slice(0, 32);
 }

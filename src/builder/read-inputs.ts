@@ -9,8 +9,7 @@ import { runExtract, type CachedRun, type DecodedBlock, type ExtractCache } from
 import type { ExtractPool } from './extract-pool.js';
 import type { FileExtract } from './file-extract.js';
 import { addExtract, emptyInputs, type Inputs } from './inputs.js';
-import { sep } from 'node:path';
-import type { WalkedFile } from './walk.js';
+import { walkOrder, type WalkedFile } from './walk.js';
 
 /** Files per batch sent to the pool: enough to make a message worth its cost. */
 export const BATCH_FILES = 32;
@@ -118,7 +117,7 @@ export async function readInputs(files: AsyncIterable<WalkedFile> | Iterable<Wal
   flush();
   const reader = new BulkInputs((extract, count) => addExtract(inputs, extract, count));
   // Walk order among the bulk files: the large ones were met in order, the deferred ones in order, and paths sort as the walk does.
-  for (const path of bulk.sort(comparePaths)) {
+  for (const path of bulk.sort(walkOrder)) {
     await reader.readFile(path);
     options.progress?.(++read);
   }
@@ -126,18 +125,6 @@ export async function readInputs(files: AsyncIterable<WalkedFile> | Iterable<Wal
   return inputs;
 }
 
-/** The walk's order: folder by folder, names compared as strings. */
-function comparePaths(a: string, b: string): number {
-  const x = a.split(sep);
-  const y = b.split(sep);
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    if (x[i] !== y[i]) {
-      // A folder's files and subfolders are listed together, sorted by name.
-      return x[i]! < y[i]! ? -1 : 1;
-    }
-  }
-  return x.length - y.length;
-}
 
 /** A file's extract: parsed, or an entry of a decoded cache block. */
 type Extracted = Partial<FileExtract> | { block: DecodedBlock; index: number };

@@ -59,9 +59,9 @@ test('a flipped byte in the second block loses that block\'s entries and no othe
   await writeFile(join(dir, segment!), bytes);
   const cache = await ExtractCache.open(dir, FINGERPRINT);
   assert.deepEqual([cache.stats.loaded, cache.stats.corrupt], [COUNT - BLOCK_ENTRIES, BLOCK_ENTRIES]);
-  const found = Array.from({ length: COUNT }, (_, i) => cache.find(file(i)) !== undefined);
+  const found = Array.from({ length: COUNT }, (_, i) => (i === COUNT - 1 ? taken(cache, file(i)) : cache.find(file(i))) !== undefined);
   assert.deepEqual(found, Array.from({ length: COUNT }, (_, i) => i < BLOCK_ENTRIES || i >= 2 * BLOCK_ENTRIES));
-  assert.deepEqual(taken(cache, file(COUNT - 1)), { plainTextOwnership: [`marker-${String(COUNT - 1).padStart(6, '0')}`] });
+  assert.deepEqual(taken(await ExtractCache.open(dir, FINGERPRINT), file(COUNT - 1)), { plainTextOwnership: [`marker-${String(COUNT - 1).padStart(6, '0')}`] });
 });
 
 test('an entry is found only for the same path, size and modification time; files without an accession number are no misses', async (t) => {
@@ -97,4 +97,27 @@ test('a run of entries taken together gives their lists in entry order, as their
     const run = runExtract({ block: entries[0]!.block, start, end }) as Record<string, unknown[]>;
     assert.deepEqual(run, Object.fromEntries(Object.entries(expected).filter(([, list]) => list.length > 0)), `entries ${start} to ${end}`);
   }
+});
+
+test('files are found in walk order: entries of files not walked are passed over, a file asked out of order is not found, and the newest segment decides', async (t) => {
+  const dir = await written(t);
+  // A second build: file 7 changed (another size) and parsed again, and a new file; a second segment.
+  const newer = await ExtractCache.open(dir, FINGERPRINT);
+  for (let i = 0; i < COUNT; i++) {
+    if (i !== 7) assert.ok(newer.find(file(i)));
+    else newer.put({ ...file(7), size: 1 }, extractOf(7000));
+  }
+  newer.put(file(COUNT + 1), extractOf(COUNT + 1));
+  await newer.save();
+  assert.equal((await readdir(dir)).filter((n) => n.endsWith('.eqfc')).length, 2);
+  const cache = await ExtractCache.open(dir, FINGERPRINT);
+  // Files 0-4 are gone (not walked); 5 is found; 7 at its old size is not (the newer segment's entry decides), at its new size it is.
+  assert.ok(cache.find(file(5)));
+  assert.equal(cache.find(file(7)), undefined);
+  const again = await ExtractCache.open(dir, FINGERPRINT);
+  assert.deepEqual(taken(again, { ...file(7), size: 1 }), { plainTextOwnership: ['marker-007000'] });
+  // Out of order, in the segment that gave the last file: 7 asked for again is not found, and the walk goes on from there.
+  assert.equal(again.find({ ...file(7), size: 1 }), undefined);
+  assert.ok(again.find(file(8)));
+  assert.deepEqual(taken(again, file(COUNT + 1)), { plainTextOwnership: [`marker-${String(COUNT + 1).padStart(6, '0')}`] });
 });

@@ -8,9 +8,9 @@ import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { createExtractPool } from '../../src/builder/extract-pool.js';
-import { STAT_CHUNK, walkFiles, type StatFiles, type WalkedFile, type WalkStats } from '../../src/builder/walk.js';
+import { STAT_CHUNK, walkFiles, walkOrder, type StatFiles, type WalkedFile, type WalkStats } from '../../src/builder/walk.js';
 
 /** A tree of files over several folders, more than a few chunks of them, with hidden entries. */
 async function tree(t: TestContext): Promise<{ root: string; files: string[] }> {
@@ -96,4 +96,30 @@ test('a stat function that fails fails the walk with its error, and no later chu
   };
   await assert.rejects(walkAll(root, { stat: failing }), /stat failed \(chunk 1\)/);
   assert.ok(chunks > 1, 'several chunks were in flight');
+});
+
+test('walkOrder sorts paths as the walk meets them: folder by folder, names compared as strings', async () => {
+  const { default: fc } = await import('fast-check');
+  const name = fc.string({ unit: fc.constantFrom('a', 'b', '-', '.', '0', 'Z', '_', '~', 'é'), minLength: 1, maxLength: 3 });
+  const path = fc.array(name, { minLength: 1, maxLength: 4 }).map((parts) => parts.join(sep));
+  // The walk's own rule, written the plain way: compare the names of each folder level in turn.
+  const byFolders = (a: string, b: string): number => {
+    const x = a.split(sep);
+    const y = b.split(sep);
+    for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
+    return x.length - y.length;
+  };
+  fc.assert(fc.property(path, path, (a, b) => Math.sign(walkOrder(a, b)) === Math.sign(byFolders(a, b))), { numRuns: 5000 });
+});
+
+test('walkOrder agrees with the order of a real walk', async (t) => {
+  const root = await mkdtemp(join(tmpdir(), 'eqf-order-'));
+  t.after(() => rm(root, { recursive: true, force: true }));
+  for (const p of ['a/x', 'a-b', 'a.b/y', 'a/b/z', 'ab', 'A', 'a0/q', '~', 'é']) {
+    await mkdir(join(root, p, '..'), { recursive: true });
+    await writeFile(join(root, p), '');
+  }
+  const walked = (await walkAll(root)).map((f) => f.path);
+  assert.deepEqual([...walked].sort(walkOrder), walked);
+  assert.deepEqual([...walked].reverse().sort(walkOrder), walked);
 });
