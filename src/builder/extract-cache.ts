@@ -28,7 +28,7 @@
  * segments pile up, it writes the live entries into one segment and removes the others.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -197,7 +197,7 @@ export class ExtractCache {
     for (const name of names) {
       let bytes: Buffer;
       try {
-        bytes = await readFile(join(dir, name));
+        bytes = await readWhole(join(dir, name));
       } catch {
         continue; // Removed by a build that merged segments meanwhile.
       }
@@ -463,6 +463,27 @@ function decodeBlock(block: Block): DecodedBlock | null {
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A file's bytes in one read (readFile reads a large file in chunks of 512 KiB, each a trip
+ * through the thread pool: a 40 MB segment took about 60 ms that way).
+ */
+async function readWhole(path: string): Promise<Buffer> {
+  const file = await open(path, 'r');
+  try {
+    const { size } = await file.stat();
+    const bytes = Buffer.allocUnsafe(size);
+    let at = 0;
+    while (at < size) {
+      const { bytesRead } = await file.read(bytes, at, size - at, at);
+      if (bytesRead === 0) break;
+      at += bytesRead;
+    }
+    return bytes.subarray(0, at);
+  } finally {
+    await file.close();
+  }
+}
 
 /** Where a block's parts begin, from its head; undefined when they do not add up to its length. */
 function blockParts(bytes: Buffer): { count: number; numbersAt: number; opsAt: number; pathsAt: number; tableAt: number } | undefined {

@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { createExtractPool } from '../../src/builder/extract-pool.js';
-import { STAT_CHUNK, walkFiles, walkOrder, type StatFiles, type WalkedFile, type WalkStats } from '../../src/builder/walk.js';
+import { STAT_CHUNK, walkAhead, walkFiles, walkOrder, type StatFiles, type WalkedFile, type WalkStats } from '../../src/builder/walk.js';
 
 /** A tree of files over several folders, more than a few chunks of them, with hidden entries. */
 async function tree(t: TestContext): Promise<{ root: string; files: string[] }> {
@@ -122,4 +122,29 @@ test('walkOrder agrees with the order of a real walk', async (t) => {
   const walked = (await walkAll(root)).map((f) => f.path);
   assert.deepEqual([...walked].sort(walkOrder), walked);
   assert.deepEqual([...walked].reverse().sort(walkOrder), walked);
+});
+
+test('walkAhead hands on the walk in order, holds at most its limit while nobody reads, and throws a walk failure where the reader meets it', async () => {
+  const made: number[] = [];
+  async function* source(fail?: number): AsyncGenerator<WalkedFile> {
+    for (let i = 0; i < 50; i++) {
+      if (i === fail) throw new Error(`walk failed at ${i}`);
+      made.push(i);
+      yield { path: `/in/${i}`, size: i, mtimeMs: i };
+    }
+  }
+  const ahead = walkAhead(source(), 10);
+  // Nobody reads for a while: the walk stops at the limit.
+  for (let i = 0; i < 50; i++) await new Promise(setImmediate);
+  assert.equal(made.length, 10);
+  const read: string[] = [];
+  for await (const file of ahead) read.push(file.path);
+  assert.deepEqual(read, Array.from({ length: 50 }, (_, i) => `/in/${i}`));
+
+  const failing = walkAhead(source(20), 1000);
+  const got: string[] = [];
+  await assert.rejects((async () => {
+    for await (const file of failing) got.push(file.path);
+  })(), /walk failed at 20/);
+  assert.equal(got.length, 20, 'every file before the failure is handed on first');
 });
