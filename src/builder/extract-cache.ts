@@ -23,7 +23,9 @@
  * cache checks every block's CRC and reads its paths, sizes and times; a block's table and
  * extracts are decoded when the build takes the first of them, so that the cache opens quickly,
  * the walk runs ahead to the files to parse, and the extract workers parse them while the rest
- * is read back.
+ * is read back. Entries are written in the order their files were walked, so a build meets
+ * them with a cursor per segment as it walks (see {@link ExtractCache.find}).
+ *
  * A build appends one segment with what it parsed; when dead entries outweigh live ones, or
  * segments pile up, it writes the live entries into one segment and removes the others.
  */
@@ -33,34 +35,18 @@ import { endianness } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { accessionFromName } from '../edgar/conventions.js';
+import { BLOCK_ENTRIES, BLOCK_HEAD, compactExtract, decodeBlock, encodeBlock, readBlock, runExtract, type Block, type DecodedBlock } from './cache-block.js';
 import type { FileExtract } from './file-extract.js';
-import { decodeRecords, NotPlainDataError, RecordEncoder, type EncodedRecords } from './record-codec.js';
 import { walkOrder, type WalkedFile } from './walk.js';
 
-/** Format 4, and the machine's byte order: the index, numbers and operations are typed arrays written as they lie in memory. */
+/** Format 5, and the machine's byte order: sizes and times, numbers and operations are typed arrays written as they lie in memory. */
 const MAGIC = `EQFCACHE 5 ${endianness()} `;
 const SUFFIX = '.eqfc';
 /** Segments kept before they are merged into one. */
 const MAX_SEGMENTS = 8;
-/** Entries per block: few enough that a damaged block costs little, many enough that its table of strings is shared widely. */
-export const BLOCK_ENTRIES = 256;
 /** Blocks read between two turns of the event loop while the cache opens. */
 const LOAD_TURN_BLOCKS = 4;
-/** Bytes of a block's head: its length, CRC-32, entries, operations, numbers, paths' bytes and table's bytes. */
-const BLOCK_HEAD = 28;
 
-/** A block read from a segment: its extracts are decoded when the first of them is taken. */
-interface Block {
-  /** The block's bytes, until its extracts are decoded. */
-  bytes: Buffer | null;
-  /** The extracts, once decoded; null when they turned out damaged. */
-  decoded?: DecodedBlock | null;
-  count: number;
-  /** Each entry's path. */
-  paths: string[];
-  /** Each entry's size and mtimeMs, in turn. */
-  files: Float64Array;
-}
 
 /**
  * A segment's blocks, whose entries are in walk order (a build writes them in the order it met
@@ -72,42 +58,9 @@ interface Segment {
   entry: number;
 }
 
-/** A list of an extract (every field of {@link FileExtract} but `deferred`). */
-type ExtractList = (typeof ARRAY_FIELDS)[number];
 
-/**
- * A block's extracts, decoded: per list, the items of all its entries in entry order, so that a
- * run of entries taken in walk order is merged list by list rather than file by file.
- */
-export interface DecodedBlock {
-  lists: Partial<FileExtract>;
-  /** Per list in `lists`, entries + 1 offsets: entry i's items are those from offsets[i] to offsets[i + 1]. */
-  offsets: Partial<Record<ExtractList, Uint32Array>>;
-}
 
-/** Consecutive entries of one block, from `start` to `end` (exclusive): their extracts are {@link runExtract}. */
-export interface CachedRun {
-  block: DecodedBlock;
-  start: number;
-  end: number;
-}
 
-/**
- * The extracts of a run of entries as one extract: each list the items of those entries in
- * order (the block's own list when the run covers the block).
- */
-export function runExtract({ block, start, end }: CachedRun): Partial<FileExtract> {
-  const out: Record<string, unknown[]> = {};
-  for (const field in block.offsets) {
-    const offsets = block.offsets[field as ExtractList]!;
-    const items = block.lists[field as ExtractList] as unknown[];
-    const from = offsets[start]!;
-    const to = offsets[end]!;
-    if (from === to) continue;
-    out[field] = from === 0 && to === items.length ? items : items.slice(from, to);
-  }
-  return out as Partial<FileExtract>;
-}
 
 /** An entry this build found in the cache or made. */
 interface Entry {
@@ -153,16 +106,6 @@ export function isCacheable(path: string): boolean {
   return accessionFromName(basename(path)) !== undefined || accessionFromName(basename(dirname(path))) !== undefined;
 }
 
-const ARRAY_FIELDS = ['tickers', 'companies', 'filings', 'ownership', 'thirteenF', 'looseThirteenF', 'looseHtml', 'looseOwnership', 'headerJson',
-  'companyFacts', 'submissionsAcceptance', 'plainTextOwnership', 'headerProfiles', 'unmappedItemTitles', 'skipped', 'dataSetOwnership', 'dataSetThirteenF', 'dataSets'] as const;
-const FIELDS: ReadonlySet<string> = new Set(ARRAY_FIELDS);
-
-/** Drops the empty lists of an extract for storage. */
-function compact(extract: FileExtract): Partial<FileExtract> {
-  const out: Record<string, unknown> = {};
-  for (const field of ARRAY_FIELDS) if (extract[field].length > 0) out[field] = extract[field];
-  return out as Partial<FileExtract>;
-}
 
 /** A cache folder opened for one build. */
 export class ExtractCache {
@@ -315,7 +258,7 @@ export class ExtractCache {
   /** Stores a file's extract (written by {@link save}); files without an accession number, and failed reads, are not stored. */
   put(file: WalkedFile, extract: FileExtract): void {
     if (!isCacheable(file.path) || extract.deferred || extract.skipped.some((s) => s.reason.startsWith('cannot read'))) return;
-    const entry: Entry = { path: file.path, size: file.size, mtimeMs: file.mtimeMs, extract: compact(extract), index: 0, used: true };
+    const entry: Entry = { path: file.path, size: file.size, mtimeMs: file.mtimeMs, extract: compactExtract(extract), index: 0, used: true };
     this.#used.push(entry);
     this.#fresh.push(entry);
   }
@@ -356,113 +299,10 @@ export class ExtractCache {
   }
 }
 
-/** One entry of a block to write: a file and its extract (lists by field name, without the empty ones). */
-export interface BlockEntry {
-  path: string;
-  size: number;
-  mtimeMs: number;
-  extract: Record<string, unknown>;
-}
 
-/**
- * Encodes entries as one block (layout in the module comment). The extracts are stored list by
- * list: `{ lists: { [field]: items of every entry }, counts: { [field]: items per entry } }`. An
- * entry whose extract is not plain data (record-codec.ts) is left out: its file is parsed again
- * next time.
- *
- * @returns the block's bytes and how many entries it holds, or undefined when it holds none.
- */
-export function encodeBlock(entries: readonly BlockEntry[]): { bytes: Buffer; entries: number } | undefined {
-  let kept = entries;
-  let encoded = encodeEntries(kept);
-  if (encoded === undefined) {
-    // Some extract is not plain data: find which, one by one, and leave them out.
-    kept = entries.filter((entry) => encodeEntries([entry]) !== undefined);
-    encoded = encodeEntries(kept);
-  }
-  if (kept.length === 0 || encoded === undefined) return undefined;
-  const { strings, shapes, ops, numbers } = encoded;
-  const table = Buffer.from(JSON.stringify([strings, shapes]));
-  const paths = Buffer.from(JSON.stringify(kept.map((entry) => entry.path)));
-  const files = Float64Array.from(kept.flatMap((entry) => [entry.size, entry.mtimeMs]));
-  const head = Buffer.alloc(BLOCK_HEAD);
-  const body = [Buffer.from(files.buffer), Buffer.from(numbers.buffer), Buffer.from(ops.buffer), paths, table];
-  head.writeUInt32LE(body.reduce((sum, part) => sum + part.length, 0), 0);
-  head.writeUInt32LE(kept.length, 8);
-  head.writeUInt32LE(ops.length, 12);
-  head.writeUInt32LE(numbers.length, 16);
-  head.writeUInt32LE(paths.length, 20);
-  head.writeUInt32LE(table.length, 24);
-  // Node's crc32 returns 0 for an empty buffer whatever the running value: empty parts are left out.
-  head.writeUInt32LE(body.reduce((sum, part) => (part.length === 0 ? sum : crc32(part, sum)), crc32(head.subarray(8))), 4);
-  return { bytes: Buffer.concat([head, ...body]), entries: kept.length };
-}
 
-/** The entries' extracts list by list, encoded; undefined when one holds what is not plain data. */
-function encodeEntries(entries: readonly BlockEntry[]): EncodedRecords | undefined {
-  const lists: Record<string, unknown> = {};
-  const counts: Record<string, number[]> = {};
-  entries.forEach((entry, i) => {
-    for (const field in entry.extract) {
-      const items = entry.extract[field];
-      (counts[field] ??= new Array<number>(entries.length).fill(0))[i] = Array.isArray(items) ? items.length : 1;
-      const list = (lists[field] ??= Array.isArray(items) ? [] : items);
-      // Anything but a list is stored as it is, and the block refused when read.
-      if (Array.isArray(items) && Array.isArray(list)) for (const item of items) list.push(item);
-    }
-  });
-  const encoder = new RecordEncoder();
-  try {
-    encoder.add({ lists, counts });
-  } catch (error) {
-    if (error instanceof NotPlainDataError) return undefined;
-    throw error;
-  }
-  return encoder.finish();
-}
 
-/**
- * Decodes a block's extracts and checks their shape: every list a known field's array, its
- * counts one whole number per entry adding up to its length.
- *
- * @returns the decoded block, or null when it is damaged.
- */
-function decodeBlock(block: Block): DecodedBlock | null {
-  const bytes = block.bytes!;
-  const parts = blockParts(bytes)!;
-  let value: unknown;
-  try {
-    const table = JSON.parse(bytes.toString('utf8', parts.tableAt)) as unknown;
-    if (!Array.isArray(table) || table.length !== 2 || !Array.isArray(table[0]) || !Array.isArray(table[1])) return null;
-    const [strings, shapes] = table as [unknown[], string[][]];
-    if (!strings.every((s) => typeof s === 'string')) return null;
-    [value] = decodeRecords({
-      strings: strings as string[], shapes,
-      numbers: new Float64Array(aligned(bytes, parts.numbersAt, parts.opsAt)), ops: new Uint32Array(aligned(bytes, parts.opsAt, parts.pathsAt)),
-    }, 1);
-  } catch {
-    return null;
-  }
-  const { lists, counts } = (value ?? {}) as { lists?: unknown; counts?: unknown };
-  if (!isRecord(lists) || !isRecord(counts) || Object.keys(lists).length !== Object.keys(counts).length) return null;
-  const offsets: DecodedBlock['offsets'] = {};
-  for (const field in lists) {
-    const items = lists[field];
-    const perEntry = counts[field];
-    if (!FIELDS.has(field) || !Array.isArray(items) || !Array.isArray(perEntry) || perEntry.length !== block.count) return null;
-    const at = new Uint32Array(block.count + 1);
-    for (let i = 0; i < block.count; i++) {
-      const n = perEntry[i] as unknown;
-      if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) return null;
-      at[i + 1] = at[i]! + n;
-    }
-    if (at[block.count] !== items.length) return null;
-    offsets[field as ExtractList] = at;
-  }
-  return { lists: lists as Partial<FileExtract>, offsets };
-}
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * A file's bytes in one read (readFile reads a large file in chunks of 512 KiB, each a trip
@@ -485,37 +325,8 @@ async function readWhole(path: string): Promise<Buffer> {
   }
 }
 
-/** Where a block's parts begin, from its head; undefined when they do not add up to its length. */
-function blockParts(bytes: Buffer): { count: number; numbersAt: number; opsAt: number; pathsAt: number; tableAt: number } | undefined {
-  const count = bytes.readUInt32LE(8);
-  const numbersAt = BLOCK_HEAD + 16 * count;
-  const opsAt = numbersAt + 8 * bytes.readUInt32LE(16);
-  const pathsAt = opsAt + 4 * bytes.readUInt32LE(12);
-  const tableAt = pathsAt + bytes.readUInt32LE(20);
-  return count > 0 && tableAt + bytes.readUInt32LE(24) === bytes.length ? { count, numbersAt, opsAt, pathsAt, tableAt } : undefined;
-}
 
-/** Typed arrays need aligned bytes: a copy of a block's part. */
-const aligned = (bytes: Buffer, from: number, to: number): ArrayBuffer => (bytes.buffer as ArrayBuffer).slice(bytes.byteOffset + from, bytes.byteOffset + to);
 
-/**
- * Reads a block whose checksum is right: its paths, sizes and times now, its table and
- * extracts when first taken.
- *
- * @returns the block, or undefined when it is not well formed.
- */
-function readBlock(bytes: Buffer): Block | undefined {
-  const parts = blockParts(bytes);
-  if (!parts) return undefined;
-  let paths: unknown;
-  try {
-    paths = JSON.parse(bytes.toString('utf8', parts.pathsAt, parts.tableAt));
-  } catch {
-    return undefined;
-  }
-  if (!Array.isArray(paths) || paths.length !== parts.count || !paths.every((p) => typeof p === 'string')) return undefined;
-  return { bytes, count: parts.count, paths: paths as string[], files: new Float64Array(aligned(bytes, BLOCK_HEAD, parts.numbersAt)) };
-}
 
 /**
  * Moves a segment's cursor to `path`: past the entries whose files the walk has gone by (they

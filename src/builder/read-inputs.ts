@@ -5,7 +5,8 @@
  * walk order among themselves.
  */
 import { BulkInputs, LARGE_FILE_BYTES } from './bulk-inputs.js';
-import { runExtract, type CachedRun, type DecodedBlock, type ExtractCache } from './extract-cache.js';
+import { runExtract, type CachedRun, type DecodedBlock } from './cache-block.js';
+import type { ExtractCache } from './extract-cache.js';
 import type { ExtractPool } from './extract-pool.js';
 import type { FileExtract } from './file-extract.js';
 import { addExtract, emptyInputs, type Inputs } from './inputs.js';

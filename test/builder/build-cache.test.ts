@@ -9,7 +9,8 @@ import { cp, mkdtemp, readFile, readdir, rename, rm, stat, truncate, utimes, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSnapshot, type BuildResult } from '../../src/builder/build.js';
-import { encodeBlock, isCacheable } from '../../src/builder/extract-cache.js';
+import { encodeBlock } from '../../src/builder/cache-block.js';
+import { isCacheable } from '../../src/builder/extract-cache.js';
 import { ROW_KINDS } from '../../src/rows/schemas.js';
 import { SEC_DATA, secDataSkip as skip } from '../helpers/real-build.js';
 

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BLOCK_ENTRIES, ExtractCache, runExtract } from '../../src/builder/extract-cache.js';
+import { BLOCK_ENTRIES, runExtract } from '../../src/builder/cache-block.js';
+import { ExtractCache } from '../../src/builder/extract-cache.js';
 import { emptyExtract, type FileExtract } from '../../src/builder/file-extract.js';
 import type { WalkedFile } from '../../src/builder/walk.js';
 
