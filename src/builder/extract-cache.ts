@@ -13,18 +13,12 @@
  * damaged block loses all its entries.
  *
  * Layout: `DIR/segment-*.eqfc`, each `EQFCACHE 5 LE <fingerprint>\n` (LE or BE: the byte order
- * of the typed arrays below, as they lie in memory) then blocks of up to {@link BLOCK_ENTRIES}
- * entries: a head of seven u32 LE (the length of what follows the head, the CRC-32 of everything
- * after itself, the entries, the operations, the numbers, the paths' bytes, the table's bytes),
- * then per entry its size and mtimeMs (f64), the numbers (f64), the operations (u32), the
- * entries' paths (UTF-8 JSON) and the table (UTF-8 JSON `[strings, shapes]`) of the entries'
- * extracts without their empty lists, encoded by record-codec.ts. A block is one unit: one
- * checksum, one table of strings and shapes shared by its entries, one decode. Opening the
- * cache checks every block's CRC and reads its paths, sizes and times; a block's table and
- * extracts are decoded when the build takes the first of them, so that the cache opens quickly,
- * the walk runs ahead to the files to parse, and the extract workers parse them while the rest
- * is read back. Entries are written in the order their files were walked, so a build meets
- * them with a cursor per segment as it walks (see {@link ExtractCache.find}).
+ * of the blocks' typed arrays) then blocks of up to 256 entries (cache-block.ts). Opening the
+ * cache checks every block's CRC and reads its paths, sizes and times; a block's extracts are
+ * decoded when the build takes the first of them, so that the cache opens quickly, the walk runs
+ * ahead to the files to parse, and the extract workers parse them while the rest is read back.
+ * Entries are written in the order their files were walked, so a build meets them with a cursor
+ * per segment as it walks (see {@link ExtractCache.find}).
  *
  * A build appends one segment with what it parsed; when dead entries outweigh live ones, or
  * segments pile up, it writes the live entries into one segment and removes the others.

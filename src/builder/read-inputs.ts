@@ -132,9 +132,11 @@ type Extracted = Partial<FileExtract> | { block: DecodedBlock; index: number };
 
 /**
  * A batch's extracts, in its order: from the cache where it holds them, else from the pool (and
- * then cached); `parsed` settles when the pool has parsed what it was asked, if asked. The pool is asked at once; the
- * cache's extracts are taken when `extracts` is called (in walk order, at the merge), so that
- * the walk runs ahead on the cache's index alone.
+ * then cached); `parsed` settles when the pool has parsed what it was asked, if asked. The pool
+ * is asked at once; the cache's extracts are taken when `extracts` is called (in walk order, at
+ * the merge), so that the walk runs ahead on the cache's index alone. `files` is the batch with
+ * each file the cache holds replaced by its entry (the same path, size and mtime), so that the
+ * walk's objects of those files need not live until the merge.
  */
 function extractBatch(batch: WalkedFile[], pool: ExtractPool, cache: ExtractCache | undefined): { files: WalkedFile[]; extracts: () => Promise<Extracted[]>; parsed?: Promise<unknown> } {
   const parse = (files: readonly WalkedFile[]): Promise<FileExtract[]> => {
