@@ -1,5 +1,5 @@
 /**
- * The build cache's encoding of extracts (extract-cache.ts): plain data (objects, arrays,
+ * The build cache's encoding of extracts (cache-block.ts): plain data (objects, arrays,
  * strings, numbers, booleans, null, undefined) as a table of strings, a table of object shapes
  * (each a list of keys), a stream of 32-bit operations and a list of numbers that are not small
  * whole numbers. It exists because reading the cache back is most of a daily rebuild:
@@ -8,8 +8,9 @@
  * and each repeated string (an issuer, a date, a form) is one copy per table.
  *
  * An operation's low 3 bits say what it is and the other 29 carry its value (the constants
- * below). Object keys come back in the order
- * `Object.keys` gave them, which for plain data is the order they were written in.
+ * below). Object keys come back in the order `Object.keys` gave them, which for plain data is
+ * the order they were written in. Plain data means objects whose prototype is
+ * `Object.prototype`: one without a prototype, a Map, a Date or a class instance is refused.
  */
 
 // What the low 3 bits of an operation say.
@@ -52,13 +53,13 @@ export class RecordEncoder {
   readonly #strings = new Map<string, number>();
   readonly #shapes = new Map<string, number>();
   readonly #shapeKeys: string[][] = [];
-  #ops: number[] = [];
-  #numbers: number[] = [];
+  readonly #ops: number[] = [];
+  readonly #numbers: number[] = [];
   /** Values added. */
   count = 0;
 
   /** The index of a string in the table, added when new. */
-  string(value: string): number {
+  #string(value: string): number {
     let id = this.#strings.get(value);
     if (id === undefined) {
       id = this.#strings.size;
@@ -89,7 +90,7 @@ export class RecordEncoder {
   #write(value: unknown): void {
     switch (typeof value) {
       case 'string':
-        this.#ops.push(this.string(value) * 8 + STRING);
+        this.#ops.push(this.#string(value) * 8 + STRING);
         return;
       case 'number':
         if (Number.isInteger(value) && value >= 0 && value <= MAX_VALUE && !Object.is(value, -0)) {

@@ -63,7 +63,7 @@ test('strings and shapes are stored once however often they repeat', () => {
 test('a value that is not plain data is refused and leaves nothing behind', () => {
   const encoder = new RecordEncoder();
   encoder.add({ a: 1 });
-  for (const bad of [new Map(), new Date(0), { nested: [new Set()] }, () => 1, 10n, Symbol('s'), new (class Row {})()]) {
+  for (const bad of [new Map(), new Date(0), { nested: [new Set()] }, () => 1, 10n, Symbol('s'), new (class Row {})(), Object.create(null)]) {
     assert.throws(() => encoder.add(bad), NotPlainDataError);
   }
   encoder.add('b');
