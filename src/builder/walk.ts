@@ -57,7 +57,7 @@ export async function* walkFiles(root: string, stats: WalkStats = {}): AsyncGene
     const paths = chunk;
     chunk = [];
     if (!stats.stat) {
-      pending.push(walked(paths, statInline(paths)));
+      pending.push(walked(paths, statFilesNow(paths)));
       return;
     }
     const files = stats.stat(paths).then((found) => walked(paths, found));
@@ -95,10 +95,14 @@ async function* listFiles(dir: string, prefix: string): AsyncGenerator<string> {
 }
 
 /**
- * Stats in the main thread. Synchronous stats: metadata is almost always in the page cache,
- * and a synchronous stat costs a third of a callback one (no thread-pool round trip).
+ * Stats files in the calling thread (the walk's, or an extract worker's for {@link StatFiles}).
+ * Synchronous stats: metadata is almost always in the page cache, and a synchronous stat costs
+ * a third of a callback one (no thread-pool round trip).
+ *
+ * @returns per path `[size in bytes, mtimeMs]`; NaN for a file that cannot be stat'ed (gone
+ *   since it was listed, no permission), whose read then fails and is reported.
  */
-function statInline(paths: readonly string[]): Float64Array {
+export function statFilesNow(paths: readonly string[]): Float64Array<ArrayBuffer> {
   const found = new Float64Array(2 * paths.length).fill(NaN);
   paths.forEach((path, i) => {
     try {
@@ -134,11 +138,15 @@ export function walkAhead(files: AsyncIterator<WalkedFile>, limit: number): Asyn
   let wake: (() => void) | undefined;
   /** Wakes the walk, waiting for room. */
   let resume: (() => void) | undefined;
-  const signal = (which: 'wake' | 'resume'): void => {
-    const f = which === 'wake' ? wake : resume;
-    if (which === 'wake') wake = undefined;
-    else resume = undefined;
-    f?.();
+  const wakeReader = (): void => {
+    const go = wake;
+    wake = undefined;
+    go?.();
+  };
+  const resumeWalk = (): void => {
+    const go = resume;
+    resume = undefined;
+    go?.();
   };
   void (async () => {
     try {
@@ -150,12 +158,12 @@ export function walkAhead(files: AsyncIterator<WalkedFile>, limit: number): Asyn
         const next = await files.next();
         if (next.done) done = true;
         else queue.push(next.value);
-        signal('wake');
+        wakeReader();
       }
     } catch (error) {
       failure = { error };
       done = true;
-      signal('wake');
+      wakeReader();
     }
   })();
   return (async function* () {
@@ -167,7 +175,7 @@ export function walkAhead(files: AsyncIterator<WalkedFile>, limit: number): Asyn
           queue.splice(0, head);
           head = 0;
         }
-        signal('resume');
+        resumeWalk();
         yield file;
       } else if (done) {
         if (failure) throw failure.error;
