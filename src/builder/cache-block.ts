@@ -5,17 +5,17 @@
  * Layout: a head of seven u32 LE (the length of what follows the head, the CRC-32 of everything
  * after itself, the entries, the operations, the numbers, the paths' bytes, the table's bytes),
  * then per entry its size and mtimeMs (f64), the numbers (f64), the operations (u32), the
- * entries' paths (UTF-8 JSON) and the table (UTF-8 JSON `[strings, shapes]`). The typed arrays
+ * entries' paths (UTF-8, each ended by a NUL) and the table (UTF-8 JSON `[strings, shapes]`). The typed arrays
  * are in the machine's byte order, which the segment's first line names. The extracts, without
- * their empty lists, are stored list by list, `{ lists: { [field]: items of every entry },
- * counts: { [field]: items per entry } }`, encoded by record-codec.ts: one table of strings and
- * object shapes shared by the block's entries, one decode, and a run of consecutive entries
- * merged list by list rather than file by file. Reading a block takes its paths, sizes and
+ * their empty lists, are stored list by list (see {@link encodeEntries}), encoded by
+ * record-codec.ts: one table of strings and object shapes shared by the block's entries, each
+ * entry's path as the reference string of its items (a path in an extract is stored as a
+ * length), and a run of consecutive entries merged list by list rather than file by file. Reading a block takes its paths, sizes and
  * times; its table and extracts are decoded when first needed.
  */
 import { crc32 } from 'node:zlib';
 import type { FileExtract } from './file-extract.js';
-import { decodeRecords, NotPlainDataError, RecordEncoder, type EncodedRecords } from './record-codec.js';
+import { NotPlainDataError, RecordEncoder, recordReader, type EncodedRecords } from './record-codec.js';
 
 /** Entries per block: few enough that a damaged block costs little, many enough that its table of strings is shared widely. */
 export const BLOCK_ENTRIES = 256;
@@ -41,8 +41,10 @@ export interface Block {
   /** The extracts, once decoded; null when they turned out damaged. */
   decoded?: DecodedBlock | null;
   count: number;
-  /** Each entry's path. */
-  paths: string[];
+  /** The entries' paths, each ended by a NUL (no path holds one): one string, not one per entry (see {@link entryPath}). */
+  paths: string;
+  /** Where each entry's path begins in `paths`, and where the next would: count + 1 offsets. */
+  starts: Uint32Array;
   /** Each entry's size and mtimeMs, in turn. */
   files: Float64Array;
 }
@@ -93,10 +95,9 @@ export interface BlockEntry {
 }
 
 /**
- * Encodes entries as one block (layout in the module comment). The extracts are stored list by
- * list: `{ lists: { [field]: items of every entry }, counts: { [field]: items per entry } }`. An
- * entry whose extract is not plain data (record-codec.ts) is left out: its file is parsed again
- * next time.
+ * Encodes entries as one block (layout in the module comment), the extracts list by list (see
+ * {@link encodeEntries}). An entry whose extract is not plain data (record-codec.ts), or holds
+ * a field that is not one of an extract's lists, is left out: its file is parsed again next time.
  *
  * @returns the block's bytes and how many entries it holds, or undefined when it holds none.
  */
@@ -111,7 +112,7 @@ export function encodeBlock(entries: readonly BlockEntry[]): { bytes: Buffer; en
   if (kept.length === 0 || encoded === undefined) return undefined;
   const { strings, shapes, ops, numbers } = encoded;
   const table = Buffer.from(JSON.stringify([strings, shapes]));
-  const paths = Buffer.from(JSON.stringify(kept.map((entry) => entry.path)));
+  const paths = Buffer.from(kept.map((entry) => `${entry.path}\0`).join(''));
   const files = Float64Array.from(kept.flatMap((entry) => [entry.size, entry.mtimeMs]));
   const head = Buffer.alloc(BLOCK_HEAD);
   const body = [Buffer.from(files.buffer), Buffer.from(numbers.buffer), Buffer.from(ops.buffer), paths, table];
@@ -126,22 +127,28 @@ export function encodeBlock(entries: readonly BlockEntry[]): { bytes: Buffer; en
   return { bytes: Buffer.concat([head, ...body]), entries: kept.length };
 }
 
-/** The entries' extracts list by list, encoded; undefined when one holds what is not plain data. */
+/**
+ * The entries' extracts list by list, encoded: first the counts (`{ [field]: items per entry }`),
+ * then for each field in that order each entry's items, one value each, with the entry's path
+ * as reference string (record-codec.ts), so that a path inside an extract is stored as a length.
+ * Undefined when an extract holds what is not plain data, or a field that is not a known list.
+ */
 function encodeEntries(entries: readonly BlockEntry[]): EncodedRecords | undefined {
-  const lists: Record<string, unknown> = {};
   const counts: Record<string, number[]> = {};
-  entries.forEach((entry, i) => {
-    for (const field in entry.extract) {
-      const items = entry.extract[field];
-      (counts[field] ??= new Array<number>(entries.length).fill(0))[i] = Array.isArray(items) ? items.length : 1;
-      const list = (lists[field] ??= Array.isArray(items) ? [] : items);
-      // Anything but a list is stored as it is, and the block refused when read.
-      if (Array.isArray(items) && Array.isArray(list)) for (const item of items) list.push(item);
+  for (let i = 0; i < entries.length; i++) {
+    const extract = entries[i]!.extract;
+    for (const field in extract) {
+      const items = extract[field];
+      if (!FIELDS.has(field) || !Array.isArray(items)) return undefined;
+      (counts[field] ??= new Array<number>(entries.length).fill(0))[i] = items.length;
     }
-  });
+  }
   const encoder = new RecordEncoder();
   try {
-    encoder.add({ lists, counts });
+    encoder.add(counts);
+    for (const field in counts) {
+      for (const { path, extract } of entries) for (const item of (extract[field] as unknown[] | undefined) ?? []) encoder.add(item, path);
+    }
   } catch (error) {
     if (error instanceof NotPlainDataError) return undefined;
     throw error;
@@ -171,53 +178,76 @@ const aligned = (bytes: Buffer, from: number, to: number): ArrayBuffer => (bytes
 export function readBlock(bytes: Buffer): Block | undefined {
   const parts = blockParts(bytes);
   if (!parts) return undefined;
-  let paths: unknown;
-  try {
-    paths = JSON.parse(bytes.toString('utf8', parts.pathsAt, parts.tableAt));
-  } catch {
-    return undefined;
+  const paths = bytes.toString('utf8', parts.pathsAt, parts.tableAt);
+  const starts = new Uint32Array(parts.count + 1);
+  let at = 0;
+  for (let i = 0; i < parts.count; i++) {
+    const end = paths.indexOf('\0', at);
+    // An empty path, or fewer paths than entries: not a block this builder wrote.
+    if (end <= at) return undefined;
+    at = end + 1;
+    starts[i + 1] = at;
   }
-  if (!Array.isArray(paths) || paths.length !== parts.count || !paths.every((p) => typeof p === 'string')) return undefined;
-  return { bytes, count: parts.count, paths: paths as string[], files: new Float64Array(aligned(bytes, BLOCK_HEAD, parts.numbersAt)) };
+  if (at !== paths.length) return undefined;
+  return { bytes, count: parts.count, paths, starts, files: new Float64Array(aligned(bytes, BLOCK_HEAD, parts.numbersAt)) };
 }
 
 /**
- * Decodes a block's extracts and checks their shape: every list a known field's array, its
- * counts one whole number per entry adding up to its length.
+ * An entry's path: a slice of the block's paths, which V8 keeps as a view of them rather than
+ * a copy.
+ */
+export function entryPath(block: Block, index: number): string {
+  return block.paths.slice(block.starts[index]!, block.starts[index + 1]! - 1);
+}
+
+/** Whether an entry's path is `path`, without making a string of it. */
+export function isEntryPath(block: Block, index: number, path: string): boolean {
+  const start = block.starts[index]!;
+  return block.starts[index + 1]! - 1 - start === path.length && block.paths.startsWith(path, start);
+}
+
+/**
+ * Decodes a block's extracts and checks their shape: the counts one whole number per entry for
+ * known fields, and exactly as many items as they add up to.
  *
  * @returns the decoded block, or null when it is damaged.
  */
 export function decodeBlock(block: Block): DecodedBlock | null {
   const bytes = block.bytes!;
   const parts = blockParts(bytes)!;
-  let value: unknown;
+  const lists: Record<string, unknown[]> = {};
+  const offsets: DecodedBlock['offsets'] = {};
   try {
     const table = JSON.parse(bytes.toString('utf8', parts.tableAt)) as unknown;
     if (!Array.isArray(table) || table.length !== 2 || !Array.isArray(table[0]) || !Array.isArray(table[1])) return null;
     const [strings, shapes] = table as [unknown[], string[][]];
     if (!strings.every((s) => typeof s === 'string')) return null;
-    [value] = decodeRecords({
-      strings: strings as string[], shapes,
-      numbers: new Float64Array(aligned(bytes, parts.numbersAt, parts.opsAt)), ops: new Uint32Array(aligned(bytes, parts.opsAt, parts.pathsAt)),
-    }, 1);
+    const ops = new Uint32Array(aligned(bytes, parts.opsAt, parts.pathsAt));
+    const reader = recordReader({ strings: strings as string[], shapes, numbers: new Float64Array(aligned(bytes, parts.numbersAt, parts.opsAt)), ops });
+    const counts = reader.read();
+    if (!isRecord(counts)) return null;
+    for (const field in counts) {
+      const perEntry = counts[field];
+      if (!FIELDS.has(field) || !Array.isArray(perEntry) || perEntry.length !== block.count) return null;
+      const at = new Uint32Array(block.count + 1);
+      for (let i = 0; i < block.count; i++) {
+        const n = perEntry[i] as unknown;
+        // Each item takes one operation at least: a larger count is damage, not a list to allocate.
+        if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || at[i]! + n > ops.length) return null;
+        at[i + 1] = at[i]! + n;
+      }
+      const items = new Array<unknown>(at[block.count]!);
+      for (let i = 0, k = 0; i < block.count; i++) {
+        if (at[i] === at[i + 1]) continue;
+        const path = entryPath(block, i);
+        for (let j = at[i]!; j < at[i + 1]!; j++) items[k++] = reader.read(path);
+      }
+      lists[field] = items;
+      offsets[field as ExtractList] = at;
+    }
+    reader.end();
   } catch {
     return null;
-  }
-  const { lists, counts } = (value ?? {}) as { lists?: unknown; counts?: unknown };
-  if (!isRecord(lists) || !isRecord(counts) || Object.keys(lists).length !== Object.keys(counts).length) return null;
-  const offsets: DecodedBlock['offsets'] = {};
-  for (const field in lists) {
-    const items = lists[field];
-    const perEntry = counts[field];
-    if (!FIELDS.has(field) || !Array.isArray(items) || !Array.isArray(perEntry) || perEntry.length !== block.count) return null;
-    const at = new Uint32Array(block.count + 1);
-    for (let i = 0; i < block.count; i++) {
-      const n = perEntry[i] as unknown;
-      if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) return null;
-      at[i + 1] = at[i]! + n;
-    }
-    if (at[block.count] !== items.length) return null;
-    offsets[field as ExtractList] = at;
   }
   return { lists: lists as Partial<FileExtract>, offsets };
 }

@@ -12,7 +12,7 @@
  * program's file, a changed file) is ignored and the file parsed again; it is never trusted: a
  * damaged block loses all its entries.
  *
- * Layout: `DIR/segment-*.eqfc`, each `EQFCACHE 5 LE <fingerprint>\n` (LE or BE: the byte order
+ * Layout: `DIR/segment-*.eqfc`, each `EQFCACHE 6 LE <fingerprint>\n` (LE or BE: the byte order
  * of the blocks' typed arrays) then blocks of up to 256 entries (cache-block.ts). Opening the
  * cache checks every block's CRC and reads its paths, sizes and times; a block's extracts are
  * decoded when the build takes the first of them, so that the cache opens quickly, the walk runs
@@ -29,12 +29,12 @@ import { endianness } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { accessionFromName } from '../edgar/conventions.js';
-import { BLOCK_ENTRIES, BLOCK_HEAD, compactExtract, decodeBlock, encodeBlock, readBlock, runExtract, type Block, type DecodedBlock } from './cache-block.js';
+import { BLOCK_ENTRIES, BLOCK_HEAD, compactExtract, decodeBlock, encodeBlock, entryPath, isEntryPath, readBlock, runExtract, type Block, type DecodedBlock } from './cache-block.js';
 import type { FileExtract } from './file-extract.js';
 import { walkOrder, type WalkedFile } from './walk.js';
 
-/** Format 5, and the machine's byte order: sizes and times, numbers and operations are typed arrays written as they lie in memory. */
-const MAGIC = `EQFCACHE 5 ${endianness()} `;
+/** Format 6 (a path inside an extract stored as a length of its entry's path), and the machine's byte order: sizes and times, numbers and operations are typed arrays written as they lie in memory. */
+const MAGIC = `EQFCACHE 6 ${endianness()} `;
 const SUFFIX = '.eqfc';
 /** Segments kept before they are merged into one. */
 const MAX_SEGMENTS = 8;
@@ -56,21 +56,44 @@ interface Segment {
 
 
 
-/** An entry this build found in the cache or made. */
-interface Entry {
+/**
+ * An entry this build found in the cache: its file's path, size and time are read from its
+ * block, so that the hundred thousand of a rebuild are small objects that hold no string or
+ * number of their own (they live as long as the build, and each young-generation collection
+ * copies what lives).
+ */
+class FoundEntry {
+  /** Whether its extract is whole (false once its block turned out damaged). */
+  used = true;
+
+  constructor(readonly block: Block, readonly index: number) {}
+
   /** The file's path when it was parsed, and the entry's key: paths inside the extract name it (a moved folder is parsed again). */
+  get path(): string {
+    return entryPath(this.block, this.index);
+  }
+
+  get size(): number {
+    return this.block.files[2 * this.index]!;
+  }
+
+  get mtimeMs(): number {
+    return this.block.files[2 * this.index + 1]!;
+  }
+}
+
+/** An entry this build parsed. */
+interface MadeEntry {
   path: string;
   size: number;
   mtimeMs: number;
-  /** The extract without its empty lists (most of a file's eighteen lists are empty), of an entry made in this build. */
-  extract?: Partial<FileExtract>;
-  /** The block of an entry read from the cache. */
-  block?: Block;
-  /** The entry's place in its block. */
-  index: number;
-  /** Whether its extract is whole (false once its block turned out damaged). */
-  used: boolean;
+  /** The extract without its empty lists (most of a file's eighteen lists are empty). */
+  extract: Partial<FileExtract>;
+  used: true;
 }
+
+/** An entry this build found in the cache or made. */
+type Entry = FoundEntry | MadeEntry;
 
 /** An entry of the cache (the file it was made from), as {@link ExtractCache.find} gives it to {@link ExtractCache.take}. */
 export type CacheEntry = Readonly<Pick<Entry, 'path' | 'size' | 'mtimeMs'>>;
@@ -205,7 +228,9 @@ export class ExtractCache {
       if (block === undefined) continue;
       const index = segment.entry++;
       if (block.files[2 * index] !== file.size || block.files[2 * index + 1] !== file.mtimeMs) break;
-      const entry: Entry = { path: file.path, size: file.size, mtimeMs: file.mtimeMs, block, index, used: true };
+      // It keeps the block's path, not the walk's: the walk's strings (built by concatenation,
+      // and flattened once compared) then die young instead of living as long as the build.
+      const entry = new FoundEntry(block, index);
       this.#used.push(entry);
       this.stats.hits++;
       return entry;
@@ -222,8 +247,9 @@ export class ExtractCache {
    *   out damaged (then parse the file and {@link put} it).
    */
   take(found: CacheEntry): { block: DecodedBlock; index: number } | undefined {
-    const entry = found as Entry;
-    const block = entry.block ? this.#decoded(entry.block) : undefined;
+    if (!(found instanceof FoundEntry)) return undefined;
+    const entry = found;
+    const block = this.#decoded(entry.block);
     if (block === undefined) {
       entry.used = false;
       this.stats.hits--;
@@ -244,15 +270,15 @@ export class ExtractCache {
 
   /** An entry's own extract, for writing it again; undefined when its block is damaged. */
   #extract(entry: Entry): Partial<FileExtract> | undefined {
-    if (entry.extract !== undefined) return entry.extract;
-    const block = entry.block && this.#decoded(entry.block);
+    if (!(entry instanceof FoundEntry)) return entry.extract;
+    const block = this.#decoded(entry.block);
     return block && runExtract({ block, start: entry.index, end: entry.index + 1 });
   }
 
   /** Stores a file's extract (written by {@link save}); files without an accession number, and failed reads, are not stored. */
   put(file: WalkedFile, extract: FileExtract): void {
     if (!isCacheable(file.path) || extract.deferred || extract.skipped.some((s) => s.reason.startsWith('cannot read'))) return;
-    const entry: Entry = { path: file.path, size: file.size, mtimeMs: file.mtimeMs, extract: compactExtract(extract), index: 0, used: true };
+    const entry: MadeEntry = { path: file.path, size: file.size, mtimeMs: file.mtimeMs, extract: compactExtract(extract), used: true };
     this.#used.push(entry);
     this.#fresh.push(entry);
   }
@@ -336,9 +362,8 @@ function seek(segment: Segment, path: string): Block | undefined {
       segment.entry = 0;
       continue;
     }
-    const at = block.paths[segment.entry]!;
-    if (at === path) return block;
-    if (walkOrder(at, path) > 0) return undefined;
+    if (isEntryPath(block, segment.entry, path)) return block;
+    if (walkOrder(entryPath(block, segment.entry), path) > 0) return undefined;
     segment.entry++;
   }
   return undefined;

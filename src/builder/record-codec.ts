@@ -8,7 +8,10 @@
  * and each repeated string (an issuer, a date, a form) is one copy per table.
  *
  * An operation's low 3 bits say what it is and the other 29 carry its value (the constants
- * below). Object keys come back in the order `Object.keys` gave them, which for plain data is
+ * below). A string that begins a value's reference string (in the build cache, a file's path
+ * in its own extract, or that path without its extension) is written as its length and read
+ * back as a slice of the reference, which V8 keeps as a view of it: the cache then holds each
+ * path once, not three times. Object keys come back in the order `Object.keys` gave them, which for plain data is
  * the order they were written in. Plain data means objects whose prototype is
  * `Object.prototype`: one without a prototype, a Map, a Date or a class instance is refused.
  */
@@ -26,6 +29,14 @@ const STRING = 3;
 const ARRAY = 4;
 /** An object: the value is its shape's index; its values follow in the shape's key order. */
 const OBJECT = 5;
+/** A string that begins the value's reference string (see {@link RecordEncoder.add}): the value is its length. */
+const PREFIX = 6;
+
+/**
+ * Shortest string written as a {@link PREFIX}: a shorter one costs as little in the table, and
+ * V8 copies a substring shorter than 13 characters anyway rather than pointing into its parent.
+ */
+const MIN_PREFIX = 16;
 
 /** Largest value an operation carries (29 bits). */
 const MAX_VALUE = 2 ** 29 - 1;
@@ -57,6 +68,8 @@ export class RecordEncoder {
   readonly #numbers: number[] = [];
   /** Values added. */
   count = 0;
+  /** The reference string of the value being added. */
+  #reference: string | undefined;
 
   /** The index of a string in the table, added when new. */
   #string(value: string): number {
@@ -72,11 +85,15 @@ export class RecordEncoder {
   /**
    * Adds a value.
    *
+   * @param reference - a string that the value's strings often begin (such as the path of the
+   *   file it was read from): those of {@link MIN_PREFIX} characters or more that do are written
+   *   as their length, and the decoder must be given the same reference for this value.
    * @throws NotPlainDataError when the value holds anything but plain data; nothing of it is kept then.
    */
-  add(value: unknown): void {
+  add(value: unknown, reference?: string): void {
     const ops = this.#ops.length;
     const numbers = this.#numbers.length;
+    this.#reference = reference;
     try {
       this.#write(value);
     } catch (error) {
@@ -90,7 +107,8 @@ export class RecordEncoder {
   #write(value: unknown): void {
     switch (typeof value) {
       case 'string':
-        this.#ops.push(this.#string(value) * 8 + STRING);
+        if (value.length >= MIN_PREFIX && this.#reference?.startsWith(value)) this.#ops.push(value.length * 8 + PREFIX);
+        else this.#ops.push(this.#string(value) * 8 + STRING);
         return;
       case 'number':
         if (Number.isInteger(value) && value >= 0 && value <= MAX_VALUE && !Object.is(value, -0)) {
@@ -145,18 +163,32 @@ export class RecordEncoder {
   }
 }
 
-/** Thrown by {@link decodeRecords} for operations that do not make up `count` whole values. */
+/** Thrown by {@link decodeRecords} and {@link RecordReader} for operations that do not make up whole values. */
 export class DamagedRecordsError extends Error {}
 
-/**
- * Decodes `count` values.
- *
- * @throws DamagedRecordsError when the operations end early, are left over, or point past a table.
- */
-export function decodeRecords(encoded: EncodedRecords, count: number): unknown[] {
+/** Reads encoded values one at a time, in the order they were added. */
+export interface RecordReader {
+  /**
+   * The next value.
+   *
+   * @param reference - the reference string it was added with, if any.
+   * @throws DamagedRecordsError when the operations end early or point past a table or past the reference.
+   */
+  read(reference?: string): unknown;
+  /**
+   * Checks that every operation and number was read.
+   *
+   * @throws DamagedRecordsError when some are left over.
+   */
+  end(): void;
+}
+
+/** A reader of encoded values (see {@link RecordReader}). */
+export function recordReader(encoded: EncodedRecords): RecordReader {
   const { strings, ops, numbers } = encoded;
   let at = 0;
   let number = 0;
+  let reference: string | undefined;
   const damaged = (): never => {
     throw new DamagedRecordsError(`damaged records at operation ${at}`);
   };
@@ -181,14 +213,35 @@ export function decodeRecords(encoded: EncodedRecords, count: number): unknown[]
       }
       case OBJECT:
         return value < makers.length ? makers[value]!(read) : damaged();
+      case PREFIX:
+        if (reference === undefined || value < MIN_PREFIX || value > reference.length) return damaged();
+        return value === reference.length ? reference : reference.slice(0, value);
       default:
         return damaged();
     }
   };
   const makers = encoded.shapes.map(objectMaker);
+  return {
+    read(ref) {
+      reference = ref;
+      return read();
+    },
+    end() {
+      if (at !== ops.length || number !== numbers.length) damaged();
+    },
+  };
+}
+
+/**
+ * Decodes `count` values added without a reference string.
+ *
+ * @throws DamagedRecordsError when the operations end early, are left over, or point past a table.
+ */
+export function decodeRecords(encoded: EncodedRecords, count: number): unknown[] {
+  const reader = recordReader(encoded);
   const out = new Array<unknown>(count);
-  for (let i = 0; i < count; i++) out[i] = read();
-  if (at !== ops.length || number !== numbers.length) damaged();
+  for (let i = 0; i < count; i++) out[i] = reader.read();
+  reader.end();
   return out;
 }
 

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { DamagedRecordsError, decodeRecords, NotPlainDataError, RecordEncoder, type EncodedRecords } from '../../src/builder/record-codec.js';
+import { DamagedRecordsError, decodeRecords, NotPlainDataError, RecordEncoder, recordReader, type EncodedRecords } from '../../src/builder/record-codec.js';
 
 const roundTrip = (values: readonly unknown[]): unknown[] => {
   const encoder = new RecordEncoder();
@@ -89,4 +89,37 @@ test('damaged operations are an error, never a wrong value', () => {
   damaged((e) => ({ ...e, ops: Uint32Array.of(7 * 8 + 0) })); // no such constant
   damaged((e) => ({ ...e, ops: Uint32Array.of(7) })); // no such operation
   damaged((e) => ({ ...e, ops: Uint32Array.of(1000 * 8 + 4) })); // an array longer than what follows
+});
+
+test('strings that begin the reference string are stored as its length and read back from the reference given', () => {
+  const path = '/in/0001999999-0000/0001999999-10-000001.header.json';
+  const stem = '/in/0001999999-0000/0001999999-10-000001';
+  const values = [{ stem, path, short: '/in', other: '/elsewhere/0001999999-10-000001' }, [path, path.slice(0, 16), path.slice(0, 15)]];
+  const encoder = new RecordEncoder();
+  for (const value of values) encoder.add(value, path);
+  encoder.add({ path }); // no reference: stored in the table
+  const encoded = encoder.finish();
+  // Only the strings of 16 characters or more that begin the reference stay out of the table.
+  assert.deepEqual(encoded.strings, ['/in', '/elsewhere/0001999999-10-000001', path.slice(0, 15), path]);
+  const reader = recordReader(encoded);
+  assert.deepEqual([reader.read(path), reader.read(path), reader.read()], [...values, { path }]);
+  reader.end();
+  // The reference the value was added with is needed: without it, or with a shorter one, it is damage.
+  for (const reference of [undefined, stem.slice(0, 20)]) {
+    assert.throws(() => recordReader(encoded).read(reference), DamagedRecordsError);
+  }
+  // Another reference reads other text, as a reader given the wrong key would: the cache gives
+  // each entry its own path, which is the entry's key.
+  assert.deepEqual(recordReader(encoded).read(path.replace('/in/', '/xx/')), { ...values[0], stem: stem.replace('/in/', '/xx/'), path: path.replace('/in/', '/xx/') });
+});
+
+test('strings beginning the reference keep coming back equal to what was added, for any reference', () => {
+  fc.assert(fc.property(fc.string({ unit: 'binary', minLength: 0, maxLength: 40 }), fc.array(fc.nat(40), { maxLength: 6 }), (reference, cuts) => {
+    const value = cuts.map((n) => reference.slice(0, n));
+    const encoder = new RecordEncoder();
+    encoder.add(value, reference);
+    const reader = recordReader(encoder.finish());
+    assert.deepStrictEqual(reader.read(reference), value);
+    reader.end();
+  }), { numRuns: 500 });
 });
