@@ -7,7 +7,7 @@
 import { BulkInputs, LARGE_FILE_BYTES } from './bulk-inputs.js';
 import { runExtract, type CachedRun, type DecodedBlock } from './cache-block.js';
 import type { ExtractCache } from './extract-cache.js';
-import type { ExtractPool } from './extract-pool.js';
+import { createExtractPool, type ExtractPool } from './extract-pool.js';
 import type { FileExtract } from './file-extract.js';
 import { addExtract, emptyInputs, type Inputs } from './inputs.js';
 import { walkOrder, type WalkedFile } from './walk.js';
@@ -29,6 +29,9 @@ export const READ_AHEAD_BATCHES = 8_192;
  */
 export const PARSED_AHEAD_BATCHES = 256;
 
+/** Parses in the main thread, where the merge helps the workers (see `help` in {@link readInputs}). */
+const MAIN_THREAD = createExtractPool(0);
+
 /** Merged batches between two turns of the event loop while the pool is parsing. */
 const YIELD_EVERY_BATCHES = 16;
 
@@ -39,6 +42,12 @@ export interface ReadInputsOptions {
   inFlight?: number;
   /** The incremental build cache, when `--cache` is given. */
   cache?: ExtractCache;
+  /**
+   * Files sent to the pool after which it starts all its workers ({@link ExtractPool.grow}): a
+   * rebuild starts one worker fewer, for as long as the parse is the shorter job.
+   * @default 0 (at once)
+   */
+  growAt?: number;
   /** Called after each merged batch with the files read so far. */
   progress?: (read: number) => void;
 }
@@ -53,7 +62,8 @@ export async function readInputs(files: AsyncIterable<WalkedFile> | Iterable<Wal
   const inputs = emptyInputs();
   const inFlight = options.inFlight ?? 8;
   const iterator = (Symbol.asyncIterator in files ? files[Symbol.asyncIterator]() : (files as Iterable<WalkedFile>)[Symbol.iterator]()) as AsyncIterator<WalkedFile> | Iterator<WalkedFile>;
-  const results: { batch: WalkedFile[]; extracts: () => Promise<Extracted[]>; pooled: boolean }[] = [];
+  /** Batches read from the walk, in walk order; `waiting` while the pool has not answered for it. */
+  const results: { batch: WalkedFile[]; extracts: () => Promise<Extracted[]>; pooled: boolean; waiting: boolean }[] = [];
   /** Batches sent to the pool and not parsed yet, and not merged yet. */
   let parsing = 0;
   let pooled = 0;
@@ -62,6 +72,9 @@ export async function readInputs(files: AsyncIterable<WalkedFile> | Iterable<Wal
   const bulk: string[] = [];
   let walked = false;
   let read = 0;
+  const growAt = options.growAt ?? 0;
+  /** Files sent to the pool so far. */
+  let asked = 0;
   const nextBatch = async (): Promise<WalkedFile[]> => {
     const batch: WalkedFile[] = [];
     while (batch.length < BATCH_FILES && !walked) {
@@ -76,12 +89,19 @@ export async function readInputs(files: AsyncIterable<WalkedFile> | Iterable<Wal
     while (parsing < inFlight && pooled < PARSED_AHEAD_BATCHES && results.length < READ_AHEAD_BATCHES && !walked) {
       const batch = await nextBatch();
       if (batch.length === 0) continue;
-      const { files, extracts, parsed } = extractBatch(batch, options.pool, options.cache);
-      results.push({ batch: files, extracts, pooled: parsed !== undefined });
+      const { files, extracts, parsed, toParse } = extractBatch(batch, options.pool, options.cache);
+      const result = { batch: files, extracts, pooled: parsed !== undefined, waiting: parsed !== undefined };
+      results.push(result);
       if (parsed) {
         pooled++;
         parsing++;
-        void parsed.then(() => parsing--, () => parsing--);
+        const settled = (): void => {
+          parsing--;
+          result.waiting = false;
+        };
+        void parsed.then(settled, settled);
+        asked += toParse;
+        if (asked >= growAt) options.pool.grow();
       }
     }
   };
@@ -91,8 +111,22 @@ export async function readInputs(files: AsyncIterable<WalkedFile> | Iterable<Wal
     if (run) addExtract(inputs, runExtract(run), run.end - run.start, false);
     run = undefined;
   };
+  /**
+   * The merge would wait for the workers: the main thread parses the walk's next batches itself
+   * meanwhile (in a rebuild, the cache is merged and the workers still parse the new files).
+   */
+  const help = async (): Promise<void> => {
+    while (results[0]!.waiting && !walked && results.length < READ_AHEAD_BATCHES) {
+      const batch = await nextBatch();
+      if (batch.length === 0) continue;
+      const { files, extracts, parsed } = extractBatch(batch, MAIN_THREAD, options.cache);
+      results.push({ batch: files, extracts, pooled: false, waiting: false });
+      await parsed?.catch(() => {});
+    }
+  };
   await dispatch();
   while (results.length > 0) {
+    if (results[0]!.waiting && options.pool.started > 0) await help();
     const { batch, extracts, pooled: used } = results.shift()!;
     if (used) pooled--;
     (await extracts()).forEach((item, i) => {
@@ -132,13 +166,13 @@ type Extracted = Partial<FileExtract> | { block: DecodedBlock; index: number };
 
 /**
  * A batch's extracts, in its order: from the cache where it holds them, else from the pool (and
- * then cached); `parsed` settles when the pool has parsed what it was asked, if asked. The pool
+ * then cached); `parsed` settles when the pool has parsed what it was asked (`toParse` files), if asked. The pool
  * is asked at once; the cache's extracts are taken when `extracts` is called (in walk order, at
  * the merge), so that the walk runs ahead on the cache's index alone. `files` is the batch with
  * each file the cache holds replaced by its entry (the same path, size and mtime), so that the
  * walk's objects of those files need not live until the merge.
  */
-function extractBatch(batch: WalkedFile[], pool: ExtractPool, cache: ExtractCache | undefined): { files: WalkedFile[]; extracts: () => Promise<Extracted[]>; parsed?: Promise<unknown> } {
+function extractBatch(batch: WalkedFile[], pool: ExtractPool, cache: ExtractCache | undefined): { files: WalkedFile[]; extracts: () => Promise<Extracted[]>; parsed?: Promise<unknown>; toParse: number } {
   const parse = (files: readonly WalkedFile[]): Promise<FileExtract[]> => {
     const parsed = pool.extract(files.map((file) => file.path));
     // Awaited in walk order; a failure of a later batch must not be an unhandled rejection meanwhile.
@@ -147,7 +181,7 @@ function extractBatch(batch: WalkedFile[], pool: ExtractPool, cache: ExtractCach
   };
   if (!cache) {
     const parsed = parse(batch);
-    return { files: batch, extracts: () => parsed, parsed };
+    return { files: batch, extracts: () => parsed, parsed, toParse: batch.length };
   }
   const known = batch.map((file) => cache.find(file));
   const missing = batch.filter((_, i) => !known[i]);
@@ -174,5 +208,5 @@ function extractBatch(batch: WalkedFile[], pool: ExtractPool, cache: ExtractCach
     }
     return out;
   };
-  return { files, extracts, ...(parsed ? { parsed } : {}) };
+  return { files, extracts, toParse: missing.length, ...(parsed ? { parsed } : {}) };
 }
