@@ -131,7 +131,7 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildResult>
   let inputs: Inputs;
   let cache: ExtractCache | undefined;
   try {
-    let files: AsyncIterator<WalkedFile> = (async function* () {
+    let files: AsyncIterator<WalkedFile[]> = (async function* () {
       yield* head;
       if (!done) yield* walk;
     })();

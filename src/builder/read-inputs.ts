@@ -55,13 +55,17 @@ export interface ReadInputsOptions {
 /**
  * Reads the files.
  *
- * @param files - the files, in walk order (a lazy walk is read as it goes).
+ * @param chunks - the files, in walk order, in chunks of any length (as walk.ts gives them: a
+ *   lazy walk is read as it goes).
  * @throws Error when the pool fails (a worker stopped).
  */
-export async function readInputs(files: AsyncIterable<WalkedFile> | Iterable<WalkedFile>, options: ReadInputsOptions): Promise<Inputs> {
+export async function readInputs(chunks: AsyncIterable<readonly WalkedFile[]> | Iterable<readonly WalkedFile[]>, options: ReadInputsOptions): Promise<Inputs> {
   const inputs = emptyInputs();
   const inFlight = options.inFlight ?? 8;
-  const iterator = (Symbol.asyncIterator in files ? files[Symbol.asyncIterator]() : (files as Iterable<WalkedFile>)[Symbol.iterator]()) as AsyncIterator<WalkedFile> | Iterator<WalkedFile>;
+  const iterator = (Symbol.asyncIterator in chunks ? chunks[Symbol.asyncIterator]() : (chunks as Iterable<readonly WalkedFile[]>)[Symbol.iterator]()) as AsyncIterator<readonly WalkedFile[]> | Iterator<readonly WalkedFile[]>;
+  /** The chunk being read, and the next file of it. */
+  let chunk: readonly WalkedFile[] = [];
+  let next = 0;
   /** Batches read from the walk, in walk order; `waiting` while the pool has not answered for it. */
   const results: { batch: WalkedFile[]; extracts: () => Promise<Extracted[]>; pooled: boolean; waiting: boolean }[] = [];
   /** Batches sent to the pool and not parsed yet, and not merged yet. */
@@ -78,10 +82,15 @@ export async function readInputs(files: AsyncIterable<WalkedFile> | Iterable<Wal
   const nextBatch = async (): Promise<WalkedFile[]> => {
     const batch: WalkedFile[] = [];
     while (batch.length < BATCH_FILES && !walked) {
-      const next = await iterator.next();
-      if (next.done) walked = true;
-      else if (next.value.size > LARGE_FILE_BYTES) bulk.push(next.value.path);
-      else batch.push(next.value);
+      if (next === chunk.length) {
+        const step = await iterator.next();
+        if (step.done) walked = true;
+        else [chunk, next] = [step.value, 0];
+        continue;
+      }
+      const file = chunk[next++]!;
+      if (file.size > LARGE_FILE_BYTES) bulk.push(file.path);
+      else batch.push(file);
     }
     return batch;
   };

@@ -45,12 +45,14 @@ const readdirAsync = (dir: string): Promise<Dirent[]> =>
  * @param root - the folder given to `--from`.
  * @param stats - how to stat the files; its `stat` may be set while the walk runs (the build
  *   sets it once the extract pool is started). Default: in the main thread.
- * @returns regular files, sorted by path, as they are found. A file that cannot be stat'ed
- *   (gone since it was listed, no permission) comes with size and mtime 0, so that its read
- *   fails and is reported.
+ * @returns regular files, sorted by path, as they are found, in chunks (of {@link STAT_CHUNK}
+ *   files but the last): a hundred thousand files are then a few hundred steps of the walk and
+ *   of those who read it, not a hundred thousand. A file that cannot be stat'ed (gone since it
+ *   was listed, no permission) comes with size and mtime 0, so that its read fails and is
+ *   reported.
  * @throws Error (when iterated) when `root` cannot be read.
  */
-export async function* walkFiles(root: string, stats: WalkStats = {}): AsyncGenerator<WalkedFile> {
+export async function* walkFiles(root: string, stats: WalkStats = {}): AsyncGenerator<WalkedFile[]> {
   const pending: (WalkedFile[] | Promise<WalkedFile[]>)[] = [];
   let chunk: string[] = [];
   const send = (): void => {
@@ -67,31 +69,41 @@ export async function* walkFiles(root: string, stats: WalkStats = {}): AsyncGene
   };
   // What path.join(root, name) puts before a name ('' for '.', '/' for '/', 'a/' for './a/').
   const prefix = join(root, 'x').slice(0, -1);
-  for await (const path of listFiles(root, prefix)) {
-    chunk.push(path);
-    if (chunk.length < STAT_CHUNK) continue;
-    send();
-    // Keep a few chunks in flight; hand on the oldest as soon as more are waiting.
-    while (pending.length > (stats.stat ? STAT_IN_FLIGHT : 0)) yield* await pending.shift()!;
+  for await (const paths of listFiles(root, prefix)) {
+    for (const path of paths) {
+      chunk.push(path);
+      if (chunk.length < STAT_CHUNK) continue;
+      send();
+      // Keep a few chunks in flight; hand on the oldest as soon as more are waiting.
+      while (pending.length > (stats.stat ? STAT_IN_FLIGHT : 0)) yield await pending.shift()!;
+    }
   }
   if (chunk.length > 0) send();
-  while (pending.length > 0) yield* await pending.shift()!;
+  while (pending.length > 0) yield await pending.shift()!;
 }
 
 /**
- * The paths of the regular files under `dir`, in walk order, one folder listed at a time; each
- * is `prefix` and its name, as path.join would make it (a name holds no separator, and `prefix`
- * is already normal), without path.join's cost on every file.
+ * The paths of the regular files under `dir`, in walk order, one folder listed at a time, in
+ * runs (a folder's files up to its next subfolder); each is `prefix` and its name, as path.join
+ * would make it (a name holds no separator, and `prefix` is already normal), without
+ * path.join's cost on every file.
  */
-async function* listFiles(dir: string, prefix: string): AsyncGenerator<string> {
+async function* listFiles(dir: string, prefix: string): AsyncGenerator<string[]> {
   const entries = await readdirAsync(dir);
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  let run: string[] = [];
   for (const entry of entries) {
     if (entry.name.startsWith('.')) continue;
     const path = prefix + entry.name;
-    if (entry.isDirectory()) yield* listFiles(path, path + sep);
-    else if (entry.isFile()) yield path;
+    if (entry.isDirectory()) {
+      if (run.length > 0) yield run;
+      run = [];
+      yield* listFiles(path, path + sep);
+    } else if (entry.isFile()) {
+      run.push(path);
+    }
   }
+  if (run.length > 0) yield run;
 }
 
 /**
@@ -122,19 +134,19 @@ function walked(paths: readonly string[], found: Float64Array): WalkedFile[] {
 }
 
 /**
- * A walk that runs ahead of its reader: files are pulled from `files` into a queue of at most
- * `limit` as soon as this is called, while the reader is busy elsewhere (a build reads its
- * cache meanwhile, and the walk's stats run in the extract workers). A failure of the walk is
- * thrown to the reader where it would have met it.
+ * A walk that runs ahead of its reader: chunks of files are pulled from `chunks` into a queue
+ * of at most `limit` files as soon as this is called, while the reader is busy elsewhere (a
+ * build reads its cache meanwhile, and the walk's stats run in the extract workers). A failure
+ * of the walk is thrown to the reader where it would have met it.
  *
- * @param limit - files held at most (each costs about 200 bytes).
+ * @param limit - files held at most, give or take a chunk (each file costs about 200 bytes).
  */
-export function walkAhead(files: AsyncIterator<WalkedFile>, limit: number): AsyncGenerator<WalkedFile> {
-  const queue: WalkedFile[] = [];
-  let head = 0;
+export function walkAhead(chunks: AsyncIterator<WalkedFile[]>, limit: number): AsyncGenerator<WalkedFile[]> {
+  const queue: WalkedFile[][] = [];
+  let held = 0;
   let done = false;
   let failure: { error: unknown } | undefined;
-  /** Wakes the reader, waiting for a file. */
+  /** Wakes the reader, waiting for a chunk. */
   let wake: (() => void) | undefined;
   /** Wakes the walk, waiting for room. */
   let resume: (() => void) | undefined;
@@ -151,13 +163,17 @@ export function walkAhead(files: AsyncIterator<WalkedFile>, limit: number): Asyn
   void (async () => {
     try {
       while (!done) {
-        if (queue.length - head >= limit) {
+        if (held >= limit) {
           await new Promise<void>((go) => (resume = go));
           continue;
         }
-        const next = await files.next();
-        if (next.done) done = true;
-        else queue.push(next.value);
+        const next = await chunks.next();
+        if (next.done) {
+          done = true;
+        } else {
+          queue.push(next.value);
+          held += next.value.length;
+        }
         wakeReader();
       }
     } catch (error) {
@@ -168,15 +184,11 @@ export function walkAhead(files: AsyncIterator<WalkedFile>, limit: number): Asyn
   })();
   return (async function* () {
     for (;;) {
-      if (head < queue.length) {
-        const file = queue[head++]!;
-        // Drop what was read now and then, rather than shifting the queue at every file.
-        if (head >= 4096) {
-          queue.splice(0, head);
-          head = 0;
-        }
+      if (queue.length > 0) {
+        const chunk = queue.shift()!;
+        held -= chunk.length;
         resumeWalk();
-        yield file;
+        yield chunk;
       } else if (done) {
         if (failure) throw failure.error;
         return;
@@ -188,15 +200,18 @@ export function walkAhead(files: AsyncIterator<WalkedFile>, limit: number): Asyn
 }
 
 /**
- * The first `count` files of a walk, and the walk from there on: enough to decide how to read
- * it (worker threads or not) without listing it whole.
+ * The first chunks of a walk, `count` files or more unless the walk is shorter, and whether
+ * that was all of it: enough to decide how to read it (worker threads or not) without listing
+ * it whole. The walk goes on from there.
  */
-export async function peekFiles(files: AsyncIterator<WalkedFile>, count: number): Promise<{ head: WalkedFile[]; done: boolean }> {
-  const head: WalkedFile[] = [];
-  while (head.length < count) {
-    const next = await files.next();
+export async function peekFiles(chunks: AsyncIterator<WalkedFile[]>, count: number): Promise<{ head: WalkedFile[][]; done: boolean }> {
+  const head: WalkedFile[][] = [];
+  let files = 0;
+  while (files < count) {
+    const next = await chunks.next();
     if (next.done) return { head, done: true };
     head.push(next.value);
+    files += next.value.length;
   }
   return { head, done: false };
 }

@@ -34,9 +34,10 @@ async function tree(t: TestContext): Promise<{ root: string; files: string[] }> 
 
 async function walkAll(root: string, stats?: WalkStats, setAfter?: { files: number; stat: StatFiles }): Promise<WalkedFile[]> {
   const out: WalkedFile[] = [];
-  for await (const file of walkFiles(root, stats)) {
-    out.push(file);
-    if (setAfter && out.length === setAfter.files) stats!.stat = setAfter.stat;
+  for await (const chunk of walkFiles(root, stats)) {
+    assert.ok(chunk.length > 0 && chunk.length <= STAT_CHUNK);
+    out.push(...chunk);
+    if (setAfter && out.length >= setAfter.files) stats!.stat ??= setAfter.stat;
   }
   return out;
 }
@@ -66,7 +67,7 @@ test('files come sorted with their size and mtime, hidden entries passed over, h
     assert.deepEqual([f.size, f.mtimeMs], [s.size, s.mtimeMs]);
   }
   assert.deepEqual(await walkAll(root, { stat: reversed() }), inline, 'a stat function answering out of order');
-  assert.deepEqual(await walkAll(root, {}, { files: 1, stat: reversed() }), inline, 'a stat function set after the first file');
+  assert.deepEqual(await walkAll(root, {}, { files: 1, stat: reversed() }), inline, 'a stat function set after the first chunk');
   const pool = createExtractPool(2);
   t.after(() => pool.close());
   assert.deepEqual(await walkAll(root, { stat: pool.stat! }), inline, 'the extract workers');
@@ -126,25 +127,26 @@ test('walkOrder agrees with the order of a real walk', async (t) => {
 
 test('walkAhead hands on the walk in order, holds at most its limit while nobody reads, and throws a walk failure where the reader meets it', async () => {
   const made: number[] = [];
-  async function* source(fail?: number): AsyncGenerator<WalkedFile> {
+  /** 50 chunks of 2 files. */
+  async function* source(fail?: number): AsyncGenerator<WalkedFile[]> {
     for (let i = 0; i < 50; i++) {
       if (i === fail) throw new Error(`walk failed at ${i}`);
       made.push(i);
-      yield { path: `/in/${i}`, size: i, mtimeMs: i };
+      yield [0, 1].map((j) => ({ path: `/in/${i}/${j}`, size: i, mtimeMs: i }));
     }
   }
   const ahead = walkAhead(source(), 10);
-  // Nobody reads for a while: the walk stops at the limit.
+  // Nobody reads for a while: the walk stops at the limit (10 files, 5 chunks).
   for (let i = 0; i < 50; i++) await new Promise(setImmediate);
-  assert.equal(made.length, 10);
+  assert.equal(made.length, 5);
   const read: string[] = [];
-  for await (const file of ahead) read.push(file.path);
-  assert.deepEqual(read, Array.from({ length: 50 }, (_, i) => `/in/${i}`));
+  for await (const chunk of ahead) read.push(...chunk.map((file) => file.path));
+  assert.deepEqual(read, Array.from({ length: 100 }, (_, i) => `/in/${i >> 1}/${i & 1}`));
 
   const failing = walkAhead(source(20), 1000);
   const got: string[] = [];
   await assert.rejects((async () => {
-    for await (const file of failing) got.push(file.path);
+    for await (const chunk of failing) got.push(...chunk.map((file) => file.path));
   })(), /walk failed at 20/);
-  assert.equal(got.length, 20, 'every file before the failure is handed on first');
+  assert.equal(got.length, 40, 'every file before the failure is handed on first');
 });
