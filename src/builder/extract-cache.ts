@@ -136,6 +136,10 @@ export class ExtractCache {
   /** Entries found or made by this build, in the walk's order. */
   readonly #used: Entry[] = [];
   readonly #fresh: Entry[] = [];
+  /** Blocks of entries found and not decoded yet, in the order found (see {@link decodeAhead}). */
+  readonly #ahead: Block[] = [];
+  /** Wakes {@link decodeAhead} when a block is found. */
+  #wakeAhead: (() => void) | undefined;
   readonly stats: CacheStats = { loaded: 0, hits: 0, misses: 0, corrupt: 0, foreign: 0, written: 0 };
 
   private constructor(dir: string, fingerprint: string) {
@@ -232,6 +236,10 @@ export class ExtractCache {
       // and flattened once compared) then die young instead of living as long as the build.
       const entry = new FoundEntry(block, index);
       this.#used.push(entry);
+      if (block.decoded === undefined && this.#ahead.at(-1) !== block) {
+        this.#ahead.push(block);
+        this.#wakeAhead?.();
+      }
       this.stats.hits++;
       return entry;
     }
@@ -257,6 +265,37 @@ export class ExtractCache {
       return undefined;
     }
     return { block, index: entry.index };
+  }
+
+  /**
+   * Decodes the blocks of the entries found so far before they are taken, one block (about a
+   * millisecond) per turn of the event loop, until the returned function is called: a rebuild's
+   * main thread waits for the walk's stats while the walk runs ahead of the merge, and decodes
+   * meanwhile what the merge would decode later. Decoding is the same whenever it happens (a
+   * damaged block is found so either way); blocks are decoded in the order their entries were
+   * found, which is the order the merge takes them.
+   *
+   * @returns a function that stops the decoding after the block in hand.
+   */
+  decodeAhead(): () => void {
+    let stopped = false;
+    void (async () => {
+      while (!stopped) {
+        const block = this.#ahead.shift();
+        if (block === undefined) {
+          await new Promise<void>((wake) => (this.#wakeAhead = wake));
+          this.#wakeAhead = undefined;
+          continue;
+        }
+        this.#decoded(block);
+        await new Promise(setImmediate);
+      }
+    })();
+    return () => {
+      stopped = true;
+      this.#ahead.length = 0;
+      this.#wakeAhead?.();
+    };
   }
 
   #decoded(block: Block): DecodedBlock | undefined {

@@ -133,32 +133,38 @@ export async function readInputs(chunks: AsyncIterable<readonly WalkedFile[]> | 
       await parsed?.catch(() => {});
     }
   };
-  await dispatch();
-  while (results.length > 0) {
-    if (results[0]!.waiting && options.pool.started > 0) await help();
-    const { batch, extracts, pooled: used } = results.shift()!;
-    if (used) pooled--;
-    (await extracts()).forEach((item, i) => {
-      if ('block' in item) {
-        if (run?.block === item.block && run.end === item.index) run.end++;
-        else {
-          flush();
-          run = { block: item.block, start: item.index, end: item.index + 1 };
-        }
-        return;
-      }
-      flush();
-      if (item.deferred) bulk.push(batch[i]!.path);
-      else addExtract(inputs, item);
-    });
-    read += batch.length;
-    options.progress?.(read);
-    // Batches from the cache are merged without a wait, and the pool's replies are events: let
-    // them in now and then, so that the pool is kept busy while the cached batches are merged.
-    if (parsing > 0 && ++merged % YIELD_EVERY_BATCHES === 0) await new Promise(setImmediate);
+  // What the main thread waits out while the walk runs ahead (the stats of its files), it spends decoding the cache.
+  const stopDecoding = options.cache?.decodeAhead();
+  try {
     await dispatch();
+    while (results.length > 0) {
+      if (results[0]!.waiting && options.pool.started > 0) await help();
+      const { batch, extracts, pooled: used } = results.shift()!;
+      if (used) pooled--;
+      (await extracts()).forEach((item, i) => {
+        if ('block' in item) {
+          if (run?.block === item.block && run.end === item.index) run.end++;
+          else {
+            flush();
+            run = { block: item.block, start: item.index, end: item.index + 1 };
+          }
+          return;
+        }
+        flush();
+        if (item.deferred) bulk.push(batch[i]!.path);
+        else addExtract(inputs, item);
+      });
+      read += batch.length;
+      options.progress?.(read);
+      // Batches from the cache are merged without a wait, and the pool's replies are events: let
+      // them in now and then, so that the pool is kept busy while the cached batches are merged.
+      if (parsing > 0 && ++merged % YIELD_EVERY_BATCHES === 0) await new Promise(setImmediate);
+      await dispatch();
+    }
+    flush();
+  } finally {
+    stopDecoding?.();
   }
-  flush();
   const reader = new BulkInputs((extract, count) => addExtract(inputs, extract, count));
   // Walk order among the bulk files: the large ones were met in order, the deferred ones in order, and paths sort as the walk does.
   for (const path of bulk.sort(walkOrder)) {
