@@ -29,6 +29,9 @@ export const READ_AHEAD_BATCHES = 8_192;
  */
 export const PARSED_AHEAD_BATCHES = 256;
 
+/** Batches in the workers' hands at most while the main thread parses too (see `help` in {@link readInputs}). */
+const HELPING_IN_FLIGHT = 2;
+
 /** Parses in the main thread, where the merge helps the workers (see `help` in {@link readInputs}). */
 const MAIN_THREAD = createExtractPool(0);
 
@@ -94,8 +97,8 @@ export async function readInputs(chunks: AsyncIterable<readonly WalkedFile[]> | 
     }
     return batch;
   };
-  const dispatch = async (): Promise<void> => {
-    while (parsing < inFlight && pooled < PARSED_AHEAD_BATCHES && results.length < READ_AHEAD_BATCHES && !walked) {
+  const dispatch = async (limit = inFlight): Promise<void> => {
+    while (parsing < limit && pooled < PARSED_AHEAD_BATCHES && results.length < READ_AHEAD_BATCHES && !walked) {
       const batch = await nextBatch();
       if (batch.length === 0) continue;
       const { files, extracts, parsed, toParse } = extractBatch(batch, options.pool, options.cache);
@@ -122,10 +125,13 @@ export async function readInputs(chunks: AsyncIterable<readonly WalkedFile[]> | 
   };
   /**
    * The merge would wait for the workers: the main thread parses the walk's next batches itself
-   * meanwhile (in a rebuild, the cache is merged and the workers still parse the new files).
+   * meanwhile (in a rebuild, the cache is merged and the workers still parse the new files),
+   * keeping the workers fed with {@link HELPING_IN_FLIGHT} batches, so that little of theirs is
+   * left to wait for when the walk ends.
    */
   const help = async (): Promise<void> => {
     while (results[0]!.waiting && !walked && results.length < READ_AHEAD_BATCHES) {
+      await dispatch(HELPING_IN_FLIGHT);
       const batch = await nextBatch();
       if (batch.length === 0) continue;
       const { files, extracts, parsed } = extractBatch(batch, MAIN_THREAD, options.cache);
