@@ -26,8 +26,8 @@ export interface ExtractPool {
   warm(): void;
   /**
    * Starts the workers held back at creation (see {@link ExtractPoolOptions.initial}): the
-   * build calls it when the merge has to wait for a parse, or when the cache turns out empty.
-   * Does nothing once they run.
+   * read calls it once the files sent to parse are many against the cache (read-inputs.ts
+   * `growAt`). Does nothing once they run, or after a worker failed.
    */
   grow(): void;
   /** Worker threads started so far. */
