@@ -1,11 +1,10 @@
 /**
  * An extract worker (extract-pool.ts): receives batches of paths, answers with their extracts
- * in the same order. Files are read and parsed one after the other, synchronously (see
- * extract-file.ts `extractFileNow` for why). It also stats batches of files for the walk
- * (walk.ts), so that the main thread does not.
+ * in the same order. A batch's files are read concurrently; parsing is synchronous. It also
+ * stats batches of files for the walk (walk.ts), so that the main thread does not.
  */
 import { parentPort } from 'node:worker_threads';
-import { extractFileNow } from './extract-file.js';
+import { extractFile } from './extract-file.js';
 import type { FileExtract } from './file-extract.js';
 import { statFilesNow } from './walk.js';
 
@@ -29,5 +28,5 @@ parentPort?.on('message', (request: ExtractRequest) => {
     parentPort!.postMessage({ id: request.id, stats } satisfies ExtractReply, [stats.buffer]);
     return;
   }
-  parentPort!.postMessage({ id: request.id, extracts: (request.paths ?? []).map(extractFileNow) } satisfies ExtractReply);
+  void Promise.all((request.paths ?? []).map(extractFile)).then((extracts) => parentPort!.postMessage({ id: request.id, extracts } satisfies ExtractReply));
 });
