@@ -41,7 +41,6 @@ const MAX_SEGMENTS = 8;
 /** Blocks read between two turns of the event loop while the cache opens. */
 const LOAD_TURN_BLOCKS = 4;
 
-
 /**
  * A segment's blocks, whose entries are in walk order (a build writes them in the order it met
  * their files), and how far the walk has come through them: the next entry a file may match.
@@ -51,10 +50,6 @@ interface Segment {
   block: number;
   entry: number;
 }
-
-
-
-
 
 /**
  * An entry this build found in the cache: its file's path, size and time are read from its
@@ -122,7 +117,6 @@ export interface CacheStats {
 export function isCacheable(path: string): boolean {
   return accessionFromName(basename(path)) !== undefined || accessionFromName(basename(dirname(path))) !== undefined;
 }
-
 
 /** A cache folder opened for one build. */
 export class ExtractCache {
@@ -358,11 +352,6 @@ export class ExtractCache {
   }
 }
 
-
-
-
-
-
 /**
  * A file's bytes in one read (readFile reads a large file in chunks of 512 KiB, each a trip
  * through the thread pool: a 40 MB segment took about 60 ms that way).
@@ -383,9 +372,6 @@ async function readWhole(path: string): Promise<Buffer> {
     await file.close();
   }
 }
-
-
-
 
 /**
  * Moves a segment's cursor to `path`: past the entries whose files the walk has gone by (they
