@@ -250,15 +250,14 @@ export class ExtractCache {
    */
   take(found: CacheEntry): { block: DecodedBlock; index: number } | undefined {
     if (!(found instanceof FoundEntry)) return undefined;
-    const entry = found;
-    const block = this.#decoded(entry.block);
+    const block = this.#decoded(found.block);
     if (block === undefined) {
-      entry.used = false;
+      found.used = false;
       this.stats.hits--;
       this.stats.misses++;
       return undefined;
     }
-    return { block, index: entry.index };
+    return { block, index: found.index };
   }
 
   /**
