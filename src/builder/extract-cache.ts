@@ -24,7 +24,7 @@
  * segments pile up, it writes the live entries into one segment and removes the others.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -318,8 +318,9 @@ export class ExtractCache {
   /**
    * Writes what this build parsed as a new segment, or, when dead entries outweigh live ones or
    * segments pile up, all live entries as one segment in place of the others. A segment is
-   * written under a temporary name and renamed, so a reader never sees half of one. Foreign
-   * segments are removed.
+   * written under a temporary name and renamed, so a reader never sees half of one; it is
+   * written block by block as each is encoded, so that saving a year of filings holds one
+   * block's bytes at a time, not the whole segment twice over. Foreign segments are removed.
    */
   async save(): Promise<void> {
     await Promise.all(this.#foreign.map((segment) => rm(join(this.#dir, segment), { force: true })));
@@ -328,23 +329,29 @@ export class ExtractCache {
     // Entries of files not walked, changed, or written again in a newer segment.
     const dead = this.stats.loaded + this.#fresh.length - live;
     const merge = this.#segments.length + 1 > MAX_SEGMENTS || dead > live;
-    const entries = (merge ? used : this.#fresh).flatMap((entry) => {
-      const extract = this.#extract(entry);
-      return extract ? [{ path: entry.path, size: entry.size, mtimeMs: entry.mtimeMs, extract }] : [];
-    });
+    const entries = merge ? used : this.#fresh;
     if (entries.length === 0 && !merge) return;
     const name = `segment-${Date.now().toString(36)}-${process.pid}-${randomBytes(4).toString('hex')}${SUFFIX}`;
-    const parts: Buffer[] = [Buffer.from(`${MAGIC}${this.#fingerprint}\n`)];
+    const temporary = join(this.#dir, `.${name}.tmp`);
+    const file = await open(temporary, 'w');
     let written = 0;
-    for (let i = 0; i < entries.length; i += BLOCK_ENTRIES) {
-      const block = encodeBlock(entries.slice(i, i + BLOCK_ENTRIES));
-      if (block) {
-        parts.push(block.bytes);
+    try {
+      await file.write(`${MAGIC}${this.#fingerprint}\n`);
+      for (let i = 0; i < entries.length; i += BLOCK_ENTRIES) {
+        const block = encodeBlock(entries.slice(i, i + BLOCK_ENTRIES).flatMap((entry) => {
+          const extract = this.#extract(entry);
+          return extract ? [{ path: entry.path, size: entry.size, mtimeMs: entry.mtimeMs, extract }] : [];
+        }));
+        if (!block) continue;
+        await file.write(block.bytes);
         written += block.entries;
       }
+    } catch (error) {
+      await file.close();
+      await rm(temporary, { force: true });
+      throw error;
     }
-    const temporary = join(this.#dir, `.${name}.tmp`);
-    await writeFile(temporary, Buffer.concat(parts));
+    await file.close();
     await rename(temporary, join(this.#dir, name));
     this.stats.written = written;
     if (merge) await Promise.all(this.#segments.map((segment) => rm(join(this.#dir, segment), { force: true })));
