@@ -153,6 +153,10 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildResult>
         log(`build: read ${read} files`);
       },
     });
+  } catch (error) {
+    // What the cache had written of this build's new segment is abandoned with it.
+    await cache?.discard();
+    throw error;
   } finally {
     await pool.close();
   }

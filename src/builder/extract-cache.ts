@@ -12,45 +12,29 @@
  * program's file, a changed file) is ignored and the file parsed again; it is never trusted: a
  * damaged block loses all its entries.
  *
- * Layout: `DIR/segment-*.eqfc`, each `EQFCACHE 6 LE <fingerprint>\n` (LE or BE: the byte order
- * of the blocks' typed arrays) then blocks of up to 256 entries (cache-block.ts). Opening the
+ * Layout: `DIR/segment-*.eqfc` (cache-segment.ts), each `EQFCACHE 6 LE <fingerprint>\n` (LE or
+ * BE: the byte order of the blocks' typed arrays) then blocks of up to 256 entries
+ * (cache-block.ts), and while a build writes one, `DIR/.segment-*.eqfc.tmp`. Opening the
  * cache checks every block's CRC and reads its paths, sizes and times; a block's extracts are
  * decoded when the build takes the first of them, so that the cache opens quickly, the walk runs
  * ahead to the files to parse, and the extract workers parse them while the rest is read back.
  * Entries are written in the order their files were walked, so a build meets them with a cursor
  * per segment as it walks (see {@link ExtractCache.find}).
  *
- * A build appends one segment with what it parsed; when dead entries outweigh live ones, or
- * segments pile up, it writes the live entries into one segment and removes the others.
+ * A build appends one segment with what it parsed, written a block at a time as it parses;
+ * when dead entries outweigh live ones, or segments pile up, it also writes the live entries it
+ * found into one segment and removes the segments it read.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
-import { endianness } from 'node:os';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { crc32 } from 'node:zlib';
 import { accessionFromName } from '../edgar/conventions.js';
-import { BLOCK_ENTRIES, BLOCK_HEAD, compactExtract, decodeBlock, encodeBlock, entryPath, isEntryPath, readBlock, runExtract, type Block, type DecodedBlock } from './cache-block.js';
+import { BLOCK_ENTRIES, compactExtract, decodeBlock, entryPath, runExtract, type Block, type BlockEntry, type DecodedBlock } from './cache-block.js';
 import type { FileExtract } from './file-extract.js';
-import { walkOrder, type WalkedFile } from './walk.js';
+import { readSegment, readWhole, removeStaleTemporaries, seek, SEGMENT_SUFFIX, segmentHead, SegmentWriter, type Segment } from './cache-segment.js';
+import type { WalkedFile } from './walk.js';
 
-/** Format 6 (a path inside an extract stored as a length of its entry's path), and the machine's byte order: sizes and times, numbers and operations are typed arrays written as they lie in memory. */
-const MAGIC = `EQFCACHE 6 ${endianness()} `;
-const SUFFIX = '.eqfc';
 /** Segments kept before they are merged into one. */
 const MAX_SEGMENTS = 8;
-/** Blocks read between two turns of the event loop while the cache opens. */
-const LOAD_TURN_BLOCKS = 4;
-
-/**
- * A segment's blocks, whose entries are in walk order (a build writes them in the order it met
- * their files), and how far the walk has come through them: the next entry a file may match.
- */
-interface Segment {
-  blocks: Block[];
-  block: number;
-  entry: number;
-}
-
 /**
  * An entry this build found in the cache: its file's path, size and time are read from its
  * block, so that the hundred thousand of a rebuild are small objects that hold no string or
@@ -77,21 +61,8 @@ class FoundEntry {
   }
 }
 
-/** An entry this build parsed. */
-interface MadeEntry {
-  path: string;
-  size: number;
-  mtimeMs: number;
-  /** The extract without its empty lists (most of a file's eighteen lists are empty). */
-  extract: Partial<FileExtract>;
-  used: true;
-}
-
-/** An entry this build found in the cache or made. */
-type Entry = FoundEntry | MadeEntry;
-
 /** An entry of the cache (the file it was made from), as {@link ExtractCache.find} gives it to {@link ExtractCache.take}. */
-export type CacheEntry = Readonly<Pick<Entry, 'path' | 'size' | 'mtimeMs'>>;
+export type CacheEntry = Readonly<Pick<FoundEntry, 'path' | 'size' | 'mtimeMs'>>;
 
 /** What the cache did in one build. */
 export interface CacheStats {
@@ -105,7 +76,7 @@ export interface CacheStats {
   corrupt: number;
   /** Segments passed over as another builder's (or not a cache segment at all). */
   foreign: number;
-  /** Entries written at the end of the build. */
+  /** Entries written by this build: what it parsed, and on a merge the live entries written again. */
   written: number;
 }
 
@@ -127,9 +98,12 @@ export class ExtractCache {
   readonly #read: Segment[] = [];
   /** Segments of another builder (or not segments at all): this builder can never use them. */
   readonly #foreign: string[] = [];
-  /** Entries found or made by this build, in the walk's order. */
-  readonly #used: Entry[] = [];
-  readonly #fresh: Entry[] = [];
+  /** Entries found by this build, in the walk's order. */
+  readonly #used: FoundEntry[] = [];
+  /** Entries this build parsed and has not written yet, in the walk's order: fewer than a block. */
+  readonly #pending: BlockEntry[] = [];
+  /** The segment of what this build parsed, written a block at a time (see {@link put}). */
+  #fresh: SegmentWriter | undefined;
   /** Blocks of entries found and not decoded yet, in the order found (see {@link decodeAhead}). */
   readonly #ahead: Block[] = [];
   /** Wakes {@link decodeAhead} when a block is found. */
@@ -151,7 +125,9 @@ export class ExtractCache {
   static async open(dir: string, fingerprint: string): Promise<ExtractCache> {
     const cache = new ExtractCache(dir, fingerprint);
     await mkdir(dir, { recursive: true });
-    const names = (await readdir(dir)).filter((name) => name.endsWith(SUFFIX)).sort();
+    const all = await readdir(dir);
+    await removeStaleTemporaries(dir, all);
+    const names = all.filter((name) => name.endsWith(SEGMENT_SUFFIX)).sort();
     for (const name of names) {
       let bytes: Buffer;
       try {
@@ -159,54 +135,18 @@ export class ExtractCache {
       } catch {
         continue; // Removed by a build that merged segments meanwhile.
       }
-      const segment = await cache.#load(bytes);
+      const segment = await readSegment(bytes, segmentHead(fingerprint));
       if (segment) {
+        cache.stats.loaded += segment.loaded;
+        cache.stats.corrupt += segment.corrupt;
         cache.#segments.push(name);
         cache.#read.push(segment);
       } else {
+        cache.stats.foreign++;
         cache.#foreign.push(name);
       }
     }
     return cache;
-  }
-
-  /**
-   * Reads a segment's blocks; undefined when it is not this builder's. It lets other work in
-   * every {@link LOAD_TURN_BLOCKS} blocks (a build walks its input meanwhile).
-   */
-  async #load(bytes: Buffer): Promise<Segment | undefined> {
-    const segment: Segment = { blocks: [], block: 0, entry: 0 };
-    const newline = bytes.indexOf(0x0a);
-    if (newline === -1 || bytes.toString('utf8', 0, newline) !== `${MAGIC}${this.#fingerprint}`) {
-      this.stats.foreign++;
-      return undefined;
-    }
-    let at = newline + 1;
-    while (at < bytes.length) {
-      if (at + BLOCK_HEAD > bytes.length) {
-        this.stats.corrupt++;
-        return segment;
-      }
-      const length = bytes.readUInt32LE(at);
-      const count = bytes.readUInt32LE(at + 8);
-      const end = at + BLOCK_HEAD + length;
-      if (end > bytes.length) {
-        // A torn write: the rest of the segment cannot be framed.
-        this.stats.corrupt += Math.max(1, count);
-        return segment;
-      }
-      const sum = bytes.readUInt32LE(at + 4);
-      const block = crc32(bytes.subarray(at + 8, end)) === sum ? readBlock(bytes.subarray(at, end)) : undefined;
-      at = end;
-      if (!block) {
-        this.stats.corrupt += Math.max(1, count);
-        continue;
-      }
-      segment.blocks.push(block);
-      this.stats.loaded += block.count;
-      if (segment.blocks.length % LOAD_TURN_BLOCKS === 0) await new Promise(setImmediate);
-    }
-    return segment;
   }
 
   /**
@@ -301,101 +241,84 @@ export class ExtractCache {
   }
 
   /** An entry's own extract, for writing it again; undefined when its block is damaged. */
-  #extract(entry: Entry): Partial<FileExtract> | undefined {
-    if (!(entry instanceof FoundEntry)) return entry.extract;
+  #extract(entry: FoundEntry): Partial<FileExtract> | undefined {
     const block = this.#decoded(entry.block);
     return block && runExtract({ block, start: entry.index, end: entry.index + 1 });
   }
 
-  /** Stores a file's extract (written by {@link save}); files without an accession number, and failed reads, are not stored. */
+  /**
+   * Stores a file's extract: files without an accession number, and failed reads, are not
+   * stored. Call it in walk order. Each block's worth of entries is encoded and written to this
+   * build's new segment at once (under a temporary name until {@link save}), so that the cache
+   * holds no extract of its own: the first build of a year of filings with `--cache` needs no
+   * more memory than one without.
+   */
   put(file: WalkedFile, extract: FileExtract): void {
     if (!isCacheable(file.path) || extract.deferred || extract.skipped.some((s) => s.reason.startsWith('cannot read'))) return;
-    const entry: MadeEntry = { path: file.path, size: file.size, mtimeMs: file.mtimeMs, extract: compactExtract(extract), used: true };
-    this.#used.push(entry);
-    this.#fresh.push(entry);
+    this.#pending.push({ path: file.path, size: file.size, mtimeMs: file.mtimeMs, extract: compactExtract(extract) });
+    if (this.#pending.length === BLOCK_ENTRIES) void this.#freshSegment().add(this.#pending.splice(0));
+  }
+
+  #freshSegment(): SegmentWriter {
+    this.#fresh ??= new SegmentWriter(this.#dir, segmentHead(this.#fingerprint));
+    return this.#fresh;
   }
 
   /**
-   * Writes what this build parsed as a new segment, or, when dead entries outweigh live ones or
-   * segments pile up, all live entries as one segment in place of the others. A segment is
-   * written under a temporary name and renamed, so a reader never sees half of one; it is
-   * written block by block as each is encoded, so that saving a year of filings holds one
-   * block's bytes at a time, not the whole segment twice over. Foreign segments are removed.
+   * Ends the build's use of the cache: commits the segment of what it parsed, and when dead
+   * entries outweigh live ones or segments pile up, first writes the live entries found as one
+   * segment (block by block, one in memory at a time) in place of the segments read. Foreign
+   * segments are removed.
+   *
+   * Call it once, at the end of the read: it lets go of every entry and block, so that what
+   * the build computes next has the memory. A find after it finds nothing.
+   *
+   * @throws Error when a segment cannot be written; the temporary files are removed then.
    */
   async save(): Promise<void> {
-    await Promise.all(this.#foreign.map((segment) => rm(join(this.#dir, segment), { force: true })));
     const used = this.#used.filter((entry) => entry.used);
-    const live = used.length;
+    this.#used.length = 0;
+    this.#read.length = 0;
+    this.#ahead.length = 0;
+    if (this.#pending.length > 0) void this.#freshSegment().add(this.#pending.splice(0));
+    await Promise.all(this.#foreign.map((segment) => rm(join(this.#dir, segment), { force: true })));
+    const fresh = this.#fresh?.entries ?? 0;
     // Entries of files not walked, changed, or written again in a newer segment.
-    const dead = this.stats.loaded + this.#fresh.length - live;
-    const merge = this.#segments.length + 1 > MAX_SEGMENTS || dead > live;
-    const entries = merge ? used : this.#fresh;
-    if (entries.length === 0 && !merge) return;
-    const name = `segment-${Date.now().toString(36)}-${process.pid}-${randomBytes(4).toString('hex')}${SUFFIX}`;
-    const temporary = join(this.#dir, `.${name}.tmp`);
-    const file = await open(temporary, 'w');
+    const dead = this.stats.loaded - used.length;
+    const merge = this.#segments.length + 1 > MAX_SEGMENTS || dead > used.length + fresh;
     let written = 0;
     try {
-      await file.write(`${MAGIC}${this.#fingerprint}\n`);
-      for (let i = 0; i < entries.length; i += BLOCK_ENTRIES) {
-        const block = encodeBlock(entries.slice(i, i + BLOCK_ENTRIES).flatMap((entry) => {
-          const extract = this.#extract(entry);
-          return extract ? [{ path: entry.path, size: entry.size, mtimeMs: entry.mtimeMs, extract }] : [];
-        }));
-        if (!block) continue;
-        await file.write(block.bytes);
-        written += block.entries;
+      if (merge) {
+        const live = new SegmentWriter(this.#dir, segmentHead(this.#fingerprint));
+        try {
+          for (let i = 0; i < used.length; i += BLOCK_ENTRIES) {
+            await live.add(used.slice(i, i + BLOCK_ENTRIES).flatMap((entry) => {
+              const extract = this.#extract(entry);
+              return extract ? [{ path: entry.path, size: entry.size, mtimeMs: entry.mtimeMs, extract }] : [];
+            }));
+          }
+          // No path is both in it and in the fresh segment (a file parsed again was not found), so their order does not matter.
+          await live.commit();
+        } catch (error) {
+          await live.discard();
+          throw error;
+        }
+        written += live.entries;
       }
+      await this.#fresh?.commit();
     } catch (error) {
-      await file.close();
-      await rm(temporary, { force: true });
+      await this.discard();
       throw error;
     }
-    await file.close();
-    await rename(temporary, join(this.#dir, name));
+    written += fresh;
     this.stats.written = written;
     if (merge) await Promise.all(this.#segments.map((segment) => rm(join(this.#dir, segment), { force: true })));
   }
-}
 
-/**
- * A file's bytes in one read (readFile reads a large file in chunks of 512 KiB, each a trip
- * through the thread pool: a 40 MB segment took about 60 ms that way).
- */
-async function readWhole(path: string): Promise<Buffer> {
-  const file = await open(path, 'r');
-  try {
-    const { size } = await file.stat();
-    const bytes = Buffer.allocUnsafe(size);
-    let at = 0;
-    while (at < size) {
-      const { bytesRead } = await file.read(bytes, at, size - at, at);
-      if (bytesRead === 0) break;
-      at += bytesRead;
-    }
-    return bytes.subarray(0, at);
-  } finally {
-    await file.close();
+  /** Abandons what this build would have written (a build that failed): its temporary segment is removed. Never throws. */
+  async discard(): Promise<void> {
+    this.#pending.length = 0;
+    await this.#fresh?.discard();
   }
 }
 
-/**
- * Moves a segment's cursor to `path`: past the entries whose files the walk has gone by (they
- * sort before it: not walked this time, so dead), up to the first that does not.
- *
- * @returns the block whose entry at the cursor has this path, or undefined when the segment holds no entry of it.
- */
-function seek(segment: Segment, path: string): Block | undefined {
-  while (segment.block < segment.blocks.length) {
-    const block = segment.blocks[segment.block]!;
-    if (segment.entry >= block.count) {
-      segment.block++;
-      segment.entry = 0;
-      continue;
-    }
-    if (isEntryPath(block, segment.entry, path)) return block;
-    if (walkOrder(entryPath(block, segment.entry), path) > 0) return undefined;
-    segment.entry++;
-  }
-  return undefined;
-}

@@ -1,11 +1,14 @@
 /**
  * The cache's blocks (extract-cache.ts), through its own interface: entries written in blocks
  * come back whole; a damaged block loses its own entries and no other block's; an entry is
- * found only for the same path, size and modification time.
+ * found only for the same path, size and modification time; segments are compacted when dead
+ * entries outweigh live ones or they pile up; what a build parses is written as it goes, under
+ * a temporary name.
  */
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BLOCK_ENTRIES, runExtract } from '../../src/builder/cache-block.js';
@@ -121,4 +124,75 @@ test('files are found in walk order: entries of files not walked are passed over
   assert.equal(again.find({ ...file(7), size: 1 }), undefined);
   assert.ok(again.find(file(8)));
   assert.deepEqual(taken(again, file(COUNT + 1)), { plainTextOwnership: [`marker-${String(COUNT + 1).padStart(6, '0')}`] });
+});
+
+const segmentsIn = async (dir: string): Promise<string[]> => (await readdir(dir)).filter((n) => n.endsWith('.eqfc')).sort();
+const temporariesIn = async (dir: string): Promise<string[]> => (await readdir(dir)).filter((n) => n.endsWith('.tmp'));
+
+test('when dead entries outweigh live ones, the live ones found are written again and the segments read removed; what was parsed is a segment of its own', async (t) => {
+  const dir = await written(t);
+  const [old] = await segmentsIn(dir);
+  const cache = await ExtractCache.open(dir, FINGERPRINT);
+  // Only files 100-199 are walked again (480 of 600 entries dead), and two new ones.
+  for (let i = 100; i < 200; i++) assert.ok(cache.find(file(i)));
+  cache.put(file(COUNT + 1), extractOf(COUNT + 1));
+  cache.put(file(COUNT + 2), extractOf(COUNT + 2));
+  await cache.save();
+  assert.equal(cache.stats.written, 102);
+  const now = await segmentsIn(dir);
+  assert.equal(now.length, 2);
+  assert.ok(!now.includes(old!), 'the segment read is removed');
+  assert.deepEqual(await temporariesIn(dir), []);
+  const again = await ExtractCache.open(dir, FINGERPRINT);
+  assert.equal(again.stats.loaded, 102);
+  for (let i = 100; i < 200; i++) assert.deepEqual(taken(again, file(i)), { plainTextOwnership: [`marker-${String(i).padStart(6, '0')}`] }, `file ${i}`);
+  assert.deepEqual(taken(again, file(COUNT + 2)), { plainTextOwnership: [`marker-${String(COUNT + 2).padStart(6, '0')}`] });
+});
+
+test('segments do not pile up: past eight, the live entries are written as one again', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'eqf-blocks-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  // Each build finds every file before and adds one.
+  for (let build = 0; build < 12; build++) {
+    const cache = await ExtractCache.open(dir, FINGERPRINT);
+    for (let i = 0; i < build; i++) assert.ok(cache.find(file(i)), `build ${build}, file ${i}`);
+    cache.put(file(build), extractOf(build));
+    await cache.save();
+    assert.ok((await segmentsIn(dir)).length <= 8, `build ${build}: ${(await segmentsIn(dir)).length} segments`);
+  }
+  const last = await ExtractCache.open(dir, FINGERPRINT);
+  assert.equal(last.stats.loaded, 12);
+  for (let i = 0; i < 12; i++) assert.deepEqual(taken(last, file(i)), { plainTextOwnership: [`marker-${String(i).padStart(6, '0')}`] });
+});
+
+test('what a build parsed is written a block at a time under a temporary name: renamed by save, removed by discard; one a day old is removed when the cache opens', { timeout: 20_000 }, async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'eqf-blocks-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const cache = await ExtractCache.open(dir, FINGERPRINT);
+  for (let i = 0; i < BLOCK_ENTRIES - 1; i++) cache.put(file(i), extractOf(i));
+  assert.deepEqual(await temporariesIn(dir), [], 'less than a block: nothing written yet');
+  cache.put(file(BLOCK_ENTRIES - 1), extractOf(BLOCK_ENTRIES - 1));
+  cache.put(file(BLOCK_ENTRIES), extractOf(BLOCK_ENTRIES));
+  // A whole block is written at once, while the build goes on: waited for turn by turn (were it
+  // written only at save, this would wait until the test's timeout).
+  const blockWritten = async (): Promise<boolean> => {
+    const [temporary] = await temporariesIn(dir);
+    return temporary !== undefined && (await readFile(join(dir, temporary))).length > BLOCK_ENTRIES * 10;
+  };
+  while (!(await blockWritten())) await setImmediatePromise();
+  await cache.discard();
+  assert.deepEqual([await temporariesIn(dir), await segmentsIn(dir)], [[], []]);
+
+  // Left by builds that died: one a day old, one of a build still running.
+  const stale = join(dir, '.segment-old-1-aa.eqfc.tmp');
+  const running = join(dir, '.segment-new-2-bb.eqfc.tmp');
+  await writeFile(stale, 'x');
+  await writeFile(running, 'x');
+  const dayAgo = new Date(Date.now() - 24 * 60 * 60 * 1000 - 1000);
+  await utimes(stale, dayAgo, dayAgo);
+  const next = await ExtractCache.open(dir, FINGERPRINT);
+  assert.deepEqual(await temporariesIn(dir), ['.segment-new-2-bb.eqfc.tmp']);
+  next.put(file(0), extractOf(0));
+  await next.save();
+  assert.deepEqual([(await segmentsIn(dir)).length, next.stats.written], [1, 1]);
 });
