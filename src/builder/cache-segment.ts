@@ -40,6 +40,7 @@ export interface Segment {
  * build walks its input meanwhile). A block of bad length or checksum, or not well formed, is
  * passed over; a torn end stops the read.
  *
+ * @param bytes - the whole segment file.
  * @param head - the first line this builder writes ({@link segmentHead}).
  * @returns the segment with the entries it holds (`loaded`) and those passed over as damaged
  *   (`corrupt`), or undefined when it is not this builder's (another head, or no segment at all).
@@ -130,13 +131,17 @@ const isTemporarySegment = (name: string): boolean => name.startsWith('.segment-
 /**
  * Removes the temporary segments among `names` (the cache folder's) that are
  * {@link STALE_TEMPORARY_MS} old or more: left by builds that died while writing them (a
- * running build's are younger).
+ * running build's are younger). A file that cannot be stat'ed or removed is left.
+ *
+ * @param dir - the cache folder.
+ * @param names - the names in it (readdir).
+ * @param now - the time to judge age by, ms since the epoch.
  */
 export async function removeStaleTemporaries(dir: string, names: readonly string[], now = Date.now()): Promise<void> {
   for (const name of names.filter(isTemporarySegment)) {
     const path = join(dir, name);
     const info = await stat(path).catch(() => undefined);
-    if (info && now - info.mtimeMs >= STALE_TEMPORARY_MS) await rm(path, { force: true });
+    if (info && now - info.mtimeMs >= STALE_TEMPORARY_MS) await rm(path, { force: true }).catch(() => {});
   }
 }
 
