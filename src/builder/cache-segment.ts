@@ -119,10 +119,10 @@ export async function readWhole(path: string): Promise<Buffer> {
   }
 }
 
-/** The name of a segment file: segments sort by the time they were written. */
+/** How a segment file's name ends (`segment-<time>-<pid>-<random>.eqfc`). */
 export const SEGMENT_SUFFIX = '.eqfc';
 
-/** Temporary segments are named `.segment-…​.eqfc.tmp`; one left by a build that died is removed after this long. */
+/** Temporary segments are named `.segment-*.eqfc.tmp`; one left by a build that died is removed after this long. */
 export const STALE_TEMPORARY_MS = 24 * 60 * 60 * 1000;
 
 /** Whether a name in the cache folder is a temporary segment (see {@link SegmentWriter}). */
@@ -206,19 +206,16 @@ export class SegmentWriter {
    * Waits for the writes, closes the file and renames it into the folder as a new segment.
    * Nothing is written when no block was.
    *
-   * @returns the segment's name, or undefined when there was nothing to write.
    * @throws the first error of a write, the close or the rename; the temporary file is removed then.
    */
-  async commit(): Promise<string | undefined> {
-    if (this.#file === undefined) return undefined;
+  async commit(): Promise<void> {
+    if (this.#file === undefined) return;
     await this.#queue;
     try {
       const file = await this.#file;
       await file.close();
       if (this.#failure) throw this.#failure.error;
-      const name = segmentName();
-      await rename(this.#temporary, join(this.#dir, name));
-      return name;
+      await rename(this.#temporary, join(this.#dir, segmentName()));
     } catch (error) {
       await rm(this.#temporary, { force: true });
       throw error;

@@ -250,8 +250,8 @@ export class ExtractCache {
    * Stores a file's extract: files without an accession number, and failed reads, are not
    * stored. Call it in walk order. Each block's worth of entries is encoded and written to this
    * build's new segment at once (under a temporary name until {@link save}), so that the cache
-   * holds no extract of its own: the first build of a year of filings with `--cache` needs no
-   * more memory than one without.
+   * holds no extract of its own: after the read of the first build with `--cache`, the live
+   * heap is what it would be without the cache.
    */
   put(file: WalkedFile, extract: FileExtract): void {
     if (!isCacheable(file.path) || extract.deferred || extract.skipped.some((s) => s.reason.startsWith('cannot read'))) return;
