@@ -23,9 +23,11 @@ const HELP = `equity-facts ${PACKAGE_VERSION}: factual U.S. equity data from SEC
 usage:
   equity-facts serve [--port 8080] [--host 127.0.0.1] [--snapshots DIR] [--keys FILE] [--workers N]
                     [--redis-url URL] [--access-log stdout|off|FILE] [--metrics-port P] [...]
-  equity-facts keys add --file F --plan P --account A [--label L]
+  equity-facts keys add --file F --plan P --account A [--label L] [--no-api-plan]
   equity-facts keys list --file F
   equity-facts keys set-status --file F ID STATUS
+  equity-facts keys revoke --file F ID
+  equity-facts keys rotate --file F ID [--grace 24h]
   equity-facts build --from DIR --out SNAPSHOTS_DIR [--as-of YYYY-MM-DD] [--window-days 90] [--filings-days N] [--version V] [--allow-empty] [--cache DIR] [--workers N]
   equity-facts fetch --user-agent "Name email" --out DIR (--tickers T,… | --ciks C,… | --all) [--since YYYY-MM-DD] [--bulk] [--base-url URL]
   equity-facts --version

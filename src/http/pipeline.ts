@@ -15,6 +15,7 @@ import { appendRateLimitFields } from '../guard/rate-limit-headers.js';
 import type { SnapshotIndex } from '../data/snapshot-index.js';
 import { pageBytes, pageLength } from '../data/page.js';
 import type { KeyRecord, KeyTable } from '../keys/keys-file.js';
+import { hasExpired } from '../keys/lifecycle.js';
 import { buildOpenApiDocument } from '../openapi/document.js';
 import { DEFAULT_BASE_URL, defaultAttribution, type ResolvedOptions } from '../options.js';
 import { PACKAGE_VERSION } from '../version.js';
@@ -197,6 +198,10 @@ export function createPipeline(parts: PipelineParts): Pipeline {
     if (note !== undefined) {
       note.keyId = key.id;
       note.plan = key.plan;
+    }
+    // Expiry is read against the clock now, not when the file was loaded.
+    if (hasExpired(key.expires_at, now())) {
+      return responder.sendError(req, res, errorAnswer('invalid_api_key', `The API key expired at ${key.expires_at}.`), fields);
     }
     if (key.status === 'inactive') return responder.sendError(req, res, ACCOUNT_UNAVAILABLE, fields);
     if (key.status === 'suspended') return responder.sendError(req, res, SUBSCRIPTION_SUSPENDED, fields);
