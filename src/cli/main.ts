@@ -28,7 +28,7 @@ usage:
   equity-facts keys set-status --file F ID STATUS
   equity-facts keys revoke --file F ID
   equity-facts keys rotate --file F ID [--grace 24h]
-  equity-facts build --from DIR --out SNAPSHOTS_DIR [--as-of YYYY-MM-DD] [--window-days 90] [--filings-days N] [--version V] [--allow-empty] [--cache DIR] [--workers N]
+  equity-facts build --from DIR --out SNAPSHOTS_DIR [--as-of YYYY-MM-DD] [--window-days 90] [--filings-days N] [--version V] [--allow-empty] [--allow-future-as-of] [--cache DIR] [--workers N]
   equity-facts fetch --user-agent "Name email" --out DIR (--tickers T,… | --ciks C,… | --all) [--since YYYY-MM-DD] [--bulk] [--base-url URL]
   equity-facts --version
 
