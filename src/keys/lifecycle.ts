@@ -27,8 +27,10 @@ export function parseDateTime(text: string): number | undefined {
   const [, year, month, day, hour, minute, second, , , offsetHours, offsetMinutes] = match;
   if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return undefined;
   if (offsetHours !== undefined && (Number(offsetHours) > 23 || Number(offsetMinutes) > 59)) return undefined;
-  const midnight = Date.UTC(Number(year), Number(month) - 1, Number(day));
-  if (new Date(midnight).toISOString().slice(0, 10) !== `${year}-${month}-${day}`) return undefined;
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999.
+  const midnight = new Date(0);
+  midnight.setUTCFullYear(Number(year), Number(month) - 1, Number(day));
+  if (midnight.toISOString().slice(0, 10) !== `${year}-${month}-${day}`) return undefined;
   return Date.parse(text.toUpperCase().replace(' ', 'T'));
 }
 

@@ -167,12 +167,14 @@ test('keys revoke removes the key at once for the server; an unknown id exits 1 
 
 test('a keys file with a malformed expires_at is refused whole, and the server keeps the keys it had', async (t) => {
   const h = await startHarness(t);
-  for (const expiresAt of ['2026-02-30T00:00:00Z', '2026-11-01', 'tomorrow', '2026-11-01T00:00:00', 1793491200000, null]) {
+  for (const expiresAt of ['2026-02-30T00:00:00Z', '2026-02-29T00:00:00Z', '2026-11-21T24:00:00Z', '2026-11-01', 'tomorrow', '2026-11-01T00:00:00', 1793491200000, null]) {
     const text = JSON.stringify({ format: 'equity-facts-keys/1', keys: [{ ...KEY_RECORDS[0], expires_at: expiresAt }] });
     assert.throws(() => parseKeysFile(text, 'k.json'), /k\.json: keys\[0\]: expires_at must be an RFC 3339 date-time/, String(expiresAt));
   }
-  const good = { ...KEY_RECORDS[0]!, expires_at: '2026-11-21T12:00:00.5+01:00' };
-  assert.equal(parseKeysFile(JSON.stringify({ format: 'equity-facts-keys/1', keys: [good] }), 'k.json').records[0]!.expires_at, good.expires_at);
+  for (const expiresAt of ['2026-11-21T12:00:00.5+01:00', '2028-02-29T00:00:00Z', '0050-01-01T00:00:00z']) {
+    const good = { ...KEY_RECORDS[0]!, expires_at: expiresAt };
+    assert.equal(parseKeysFile(JSON.stringify({ format: 'equity-facts-keys/1', keys: [good] }), 'k.json').records[0]!.expires_at, expiresAt);
+  }
 
   await writeFile(h.keysFile, JSON.stringify({ format: 'equity-facts-keys/1', keys: [{ ...KEY_RECORDS[1], expires_at: 'soon' }] }));
   assert.equal((await h.server.handler.reload()).keys, false);
