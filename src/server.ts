@@ -35,7 +35,8 @@ export interface RunningServer {
    * Stops gracefully (decisions §12): stops accepting, answers every request already received
    * (pipelined ones included), closes keep-alive connections after their last answer, and
    * after `shutdownTimeoutMs` closes whatever is left; then releases the handler's timers and
-   * watches. Calling it again returns the same promise.
+   * watches. From the call on, `/readyz` answers 503 (`Handler.drain`). Calling it again returns
+   * the same promise.
    */
   close(): Promise<StopReport>;
   /** Connections open now. */
@@ -126,6 +127,7 @@ export async function listen(options: ListenOptions = {}): Promise<RunningServer
     url,
     metricsUrl: metricsListener?.url,
     close() {
+      handler.drain();
       closing ??= connections.stop(server, limits.shutdownTimeoutMs).then(async (report) => {
         await metricsListener?.close();
         await handler.close();

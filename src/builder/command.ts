@@ -4,7 +4,8 @@
  *
  * ```
  * equity-facts build --from DIR --out SNAPSHOTS_DIR [--as-of YYYY-MM-DD] [--window-days 90]
- *                    [--filings-days 30] [--version V] [--no-publish] [--allow-empty] [--cache DIR] [--workers N]
+ *                    [--filings-days 30] [--version V] [--no-publish] [--allow-empty] [--allow-future-as-of]
+ *                    [--cache DIR] [--workers N]
  * ```
  */
 import { rm } from 'node:fs/promises';
@@ -18,7 +19,9 @@ import { BUILD_DEFAULTS, WORKERS_FROM_FILES, buildSnapshot, type BuildOptions } 
 export const BUILD_USAGE = `usage: equity-facts build --from DIR --out SNAPSHOTS_DIR [options]
   --from DIR            folder of EDGAR files, walked recursively (files recognised by content)
   --out DIR             snapshots folder; the version is written there and CURRENT points at it
-  --as-of YYYY-MM-DD    the snapshot's date: nothing filed after it; ends the insider and filings windows (default: latest filing date read)
+  --as-of YYYY-MM-DD    the snapshot's date: nothing filed after it; ends the insider and filings windows (default: latest filing date read);
+                        not after today (UTC) without --allow-future-as-of
+  --allow-future-as-of  accept an --as-of after today (a snapshot that claims data through a day still to come)
   --window-days N       insider window in days, counting as-of (default ${BUILD_DEFAULTS.windowDays})
   --filings-days N      filings window in days, counting as-of (default ${BUILD_DEFAULTS.filingsDays})
   --version V           version label: letters, digits, . _ - (default <as-of>_<build time>)
@@ -33,7 +36,7 @@ export const BUILD_USAGE = `usage: equity-facts build --from DIR --out SNAPSHOTS
 class UsageError extends Error {}
 
 const VALUE_OPTIONS = new Set(['--from', '--out', '--as-of', '--window-days', '--filings-days', '--version', '--workers', '--cache']);
-const FLAG_OPTIONS = new Set(['--no-publish', '--allow-empty']);
+const FLAG_OPTIONS = new Set(['--no-publish', '--allow-empty', '--allow-future-as-of']);
 
 /** The build options from the command line, and whether an empty kind may replace a full one. */
 export type BuildArgs = Omit<BuildOptions, 'log' | 'now' | 'progress'> & { allowEmpty: boolean };
@@ -41,9 +44,13 @@ export type BuildArgs = Omit<BuildOptions, 'log' | 'now' | 'progress'> & { allow
 /**
  * Parses the words after `build`.
  *
+ * @param argv - the words after `build`.
+ * @param today - the build date in UTC, `YYYY-MM-DD`: an `--as-of` after it is refused unless
+ *   `--allow-future-as-of` is given, since a snapshot dated in the future claims data through a
+ *   day that has not happened (and its filings window would end there, serving fewer filings).
  * @throws UsageError naming the option at fault.
  */
-export function parseBuildArgs(argv: readonly string[]): BuildArgs {
+export function parseBuildArgs(argv: readonly string[], today: string): BuildArgs {
   const values = new Map<string, string>();
   const flags = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
@@ -66,6 +73,10 @@ export function parseBuildArgs(argv: readonly string[]): BuildArgs {
   if (!out) throw new UsageError('--out is required (the snapshots folder)');
   const asOf = values.get('--as-of');
   if (asOf !== undefined && !isCalendarDate(asOf)) throw new UsageError(`--as-of must be a date YYYY-MM-DD, got ${JSON.stringify(asOf)}`);
+  if (asOf !== undefined && asOf > today && !flags.has('--allow-future-as-of')) {
+    throw new UsageError(`--as-of ${asOf} is after today (${today}, UTC): the snapshot would claim data through a day still to come. ` +
+      'Give a date up to today, leave --as-of out (the latest filing date read), or add --allow-future-as-of if the future date is meant.');
+  }
   const version = values.get('--version');
   if (version !== undefined && !VERSION_PATTERN.test(version)) throw new UsageError(`--version must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit, got ${JSON.stringify(version)}`);
   const workers = values.get('--workers');
@@ -97,17 +108,19 @@ function isCalendarDate(value: string): boolean {
  * Runs `equity-facts build`.
  *
  * @param argv - the words after `build`.
+ * @param now - the clock, ms since the Unix epoch: "today" (in UTC) for `--as-of`, and the
+ *   build's own time (`created_at`, the default version). Default `Date.now`.
  * @returns the exit code: 0 when published (or written, with `--no-publish`), 2 for a usage
  *   error, 1 when the build failed or the publish gate refused it (nothing published then).
  */
-export async function runBuildCommand(argv: string[]): Promise<number> {
+export async function runBuildCommand(argv: string[], now: () => number = Date.now): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(`${BUILD_USAGE}\n`);
     return 0;
   }
   let options: BuildArgs;
   try {
-    options = parseBuildArgs(argv);
+    options = parseBuildArgs(argv, new Date(now()).toISOString().slice(0, 10));
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     process.stderr.write(`equity-facts build: ${error.message}\n${BUILD_USAGE}\n`);
@@ -116,7 +129,7 @@ export async function runBuildCommand(argv: string[]): Promise<number> {
   const { allowEmpty, ...buildOptions } = options;
   try {
     // Written and verified first, published only once the gate agrees.
-    const result = await buildSnapshot({ ...buildOptions, publish: false });
+    const result = await buildSnapshot({ ...buildOptions, publish: false, now: () => new Date(now()) });
     const rows = `${Object.entries(result.rows).map(([k, n]) => `${n} ${k}`).join(', ')}`;
     if (!options.publish) {
       process.stderr.write(`equity-facts build: wrote ${result.dir} (${rows}); not published (--no-publish)\n`);

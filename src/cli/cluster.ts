@@ -3,7 +3,8 @@
  * API port. Without Redis the primary holds every key's buckets and answers its workers over
  * IPC (`ipc-store.ts`), so the limits stay exact; with Redis the workers use it. The primary
  * serves no requests itself. It relays SIGHUP (reload) and SIGUSR2 (breaker) to every worker;
- * SIGTERM and SIGINT drain every worker and exit 0. A worker that dies after it was serving is
+ * SIGTERM and SIGINT drain every worker and exit 0 (a second one is relayed too: it ends the
+ * workers' shutdown delay, or closes what they have left). A worker that dies after it was serving is
  * replaced; a worker that dies before it ever listened stops the whole (a broken snapshot or
  * keys file would fail every replacement too). With `--metrics-port` the primary serves the
  * workers' metrics, summed.
@@ -111,8 +112,14 @@ export async function runPrimary(config: ServeConfig): Promise<number> {
     };
     process.on('SIGHUP', () => relay('SIGHUP'));
     process.on('SIGUSR2', () => relay('SIGUSR2'));
-    process.once('SIGTERM', () => stop('SIGTERM', 0));
-    process.once('SIGINT', () => stop('SIGINT', 0));
+    // The first SIGTERM or SIGINT drains the workers; a later one is relayed, so that it ends
+    // their shutdown delay or closes what they have left, as it does for a single process.
+    const onStopSignal = (signal: NodeJS.Signals): void => {
+      if (stopping) relay(signal);
+      else stop(signal, 0);
+    };
+    process.on('SIGTERM', () => onStopSignal('SIGTERM'));
+    process.on('SIGINT', () => onStopSignal('SIGINT'));
 
     const startMetrics = async (): Promise<void> => {
       if (config.metricsPort === undefined) return;

@@ -23,10 +23,12 @@ const HELP = `equity-facts ${PACKAGE_VERSION}: factual U.S. equity data from SEC
 usage:
   equity-facts serve [--port 8080] [--host 127.0.0.1] [--snapshots DIR] [--keys FILE] [--workers N]
                     [--redis-url URL] [--access-log stdout|off|FILE] [--metrics-port P] [...]
-  equity-facts keys add --file F --plan P --account A [--label L]
+  equity-facts keys add --file F --plan P --account A [--label L] [--no-api-plan]
   equity-facts keys list --file F
   equity-facts keys set-status --file F ID STATUS
-  equity-facts build --from DIR --out SNAPSHOTS_DIR [--as-of YYYY-MM-DD] [--window-days 90] [--filings-days N] [--version V] [--allow-empty] [--cache DIR] [--workers N]
+  equity-facts keys revoke --file F ID
+  equity-facts keys rotate --file F ID [--grace 24h]
+  equity-facts build --from DIR --out SNAPSHOTS_DIR [--as-of YYYY-MM-DD] [--window-days 90] [--filings-days N] [--version V] [--allow-empty] [--allow-future-as-of] [--cache DIR] [--workers N]
   equity-facts fetch --user-agent "Name email" --out DIR (--tickers T,… | --ciks C,… | --all) [--since YYYY-MM-DD] [--bulk] [--base-url URL]
   equity-facts --version
 
@@ -36,8 +38,9 @@ serve settings (flag, environment variable, default):
 ${SERVE_SETTINGS.map((s) => `  ${(s.flag ? `--${s.flag}` : '').padEnd(24)} ${s.env.padEnd(26)} ${s.fallback}`).join('\n')}
 
 signals while serving: SIGHUP reloads snapshot and keys (and reopens the access log file); SIGUSR2
-toggles a forced-open breaker; SIGTERM/SIGINT stop accepting, answer every request received, exit 0.
-With --workers, signal the primary (the pid it prints): it relays them to every worker.
+toggles a forced-open breaker; SIGTERM/SIGINT fail /readyz (503) and keep serving for
+--shutdown-delay-ms (0; a second signal ends it), then stop accepting, answer every request received,
+exit 0. With --workers, signal the primary (the pid it prints): it relays them to every worker.
 `;
 
 async function serve(argv: readonly string[]): Promise<number> {
@@ -55,7 +58,7 @@ async function serve(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${SERVE_USAGE}\n`);
     return 0;
   }
-  const { workers = 1, accessLogTarget = 'stdout', ...options } = config;
+  const { workers = 1, accessLogTarget = 'stdout', shutdownDelayMs = 0, ...options } = config;
   if (cluster.isPrimary && workers > 1) return runPrimary(config);
   let accessLog;
   try {
@@ -92,24 +95,42 @@ async function serve(argv: readonly string[]): Promise<number> {
     const state = handler.breaker.toggleForced();
     process.stderr.write(`breaker: ${state === 'forced_open' ? 'forced open by SIGUSR2' : 'forced-open state cleared by SIGUSR2'}\n`);
   });
+  // A worker's lines say which worker wrote them, as its log lines do.
+  const say = (line: string): void => { process.stderr.write(cluster.isWorker ? `[worker ${cluster.worker!.id}] ${line}\n` : `${line}\n`); };
   const stopped = new Promise<number>((resolve) => {
-    let stopping = false;
+    // The first signal fails /readyz and, with a shutdown delay, keeps serving until the delay
+    // ends or a second signal comes; then the graceful stop; a signal during it closes what is left.
+    let stage: 'serving' | 'delay' | 'stopping' = 'serving';
+    let delay: NodeJS.Timeout | undefined;
+    const gracefulStop = (why: string, signal: string): void => {
+      stage = 'stopping';
+      clearTimeout(delay);
+      say(`${why}: stopping; answering the requests received on ${running.connections()} connections ` +
+        `(at most ${shutdownTimeoutMs} ms; ${signal} again closes them at once)`);
+      void running.close().then(async (report) => {
+        await accessLog?.close();
+        say(report.cut === 0
+          ? 'stopped: every request received was answered'
+          : `stopped at the shutdown timeout: closed ${report.cut} connections with answers unfinished`);
+        resolve(0);
+      });
+    };
     const stop = (signal: string): void => {
-      if (stopping) {
-        process.stderr.write(`${signal} again: closing the ${running.connections()} connections left now\n`);
+      if (stage === 'stopping') {
+        say(`${signal} again: closing the ${running.connections()} connections left now`);
         running.server.closeAllConnections();
         return;
       }
-      stopping = true;
-      process.stderr.write(`${signal}: stopping; answering the requests received on ${running.connections()} connections ` +
-        `(at most ${shutdownTimeoutMs} ms; ${signal} again closes them at once)\n`);
-      void running.close().then(async (report) => {
-        await accessLog?.close();
-        process.stderr.write(report.cut === 0
-          ? 'stopped: every request received was answered\n'
-          : `stopped at the shutdown timeout: closed ${report.cut} connections with answers unfinished\n`);
-        resolve(0);
-      });
+      if (stage === 'delay') {
+        say(`${signal} again: ending the shutdown delay now`);
+        return gracefulStop(signal, signal);
+      }
+      handler.drain();
+      if (shutdownDelayMs === 0) return gracefulStop(signal, signal);
+      stage = 'delay';
+      say(`${signal}: /readyz answers 503; still serving for ${shutdownDelayMs} ms (--shutdown-delay-ms) so that a load balancer ` +
+        `takes this host out, then stopping (${signal} again stops now)`);
+      delay = setTimeout(() => gracefulStop('shutdown delay over', signal), shutdownDelayMs);
     };
     process.on('SIGTERM', () => stop('SIGTERM'));
     process.on('SIGINT', () => stop('SIGINT'));

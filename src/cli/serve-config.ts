@@ -14,11 +14,12 @@ export interface ServeSetting {
   readonly flag: string | null;
   readonly env: string;
   readonly option: 'port' | 'host' | 'snapshotsDir' | 'keysFile' | 'baseUrl' | 'license' | 'attribution'
-    | 'maxConnections' | 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs' | 'shutdownTimeoutMs'
+    | 'maxConnections' | 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs' | 'shutdownTimeoutMs' | 'shutdownDelayMs'
     | 'redisUrl' | 'redisTimeoutMs' | 'redisFallback' | 'workers' | 'accessLogTarget' | 'metricsPort' | 'metricsHost';
   /**
    * How the value is read: text as given, a port, a whole number of 1 or more, or (`special`) by
-   * a rule of its own in {@link readServeConfig} (a Redis URL, the fallback policy, the worker count).
+   * a rule of its own in {@link readServeConfig} (a Redis URL, the fallback policy, the worker count,
+   * the shutdown delay).
    */
   readonly kind: 'text' | 'port' | 'count' | 'special';
   /** The value's name in the usage (`DIR`, `FILE`); `N` for numbers. */
@@ -38,6 +39,7 @@ export const SERVE_SETTINGS: readonly ServeSetting[] = [
   { flag: 'request-timeout-ms', env: 'EQF_REQUEST_TIMEOUT_MS', option: 'requestTimeoutMs', kind: 'count', fallback: String(CONNECTION_DEFAULTS.requestTimeoutMs), description: 'most ms to receive a whole request, then 408 (at least the headers timeout)' },
   { flag: 'keep-alive-timeout-ms', env: 'EQF_KEEP_ALIVE_TIMEOUT_MS', option: 'keepAliveTimeoutMs', kind: 'count', fallback: String(CONNECTION_DEFAULTS.keepAliveTimeoutMs), description: 'ms an idle keep-alive connection stays open' },
   { flag: 'shutdown-timeout-ms', env: 'EQF_SHUTDOWN_TIMEOUT_MS', option: 'shutdownTimeoutMs', kind: 'count', fallback: String(CONNECTION_DEFAULTS.shutdownTimeoutMs), description: 'most ms SIGTERM/SIGINT waits for requests received to be answered' },
+  { flag: 'shutdown-delay-ms', env: 'EQF_SHUTDOWN_DELAY_MS', option: 'shutdownDelayMs', kind: 'special', value: 'N', fallback: '0', description: 'ms SIGTERM/SIGINT keeps serving with /readyz failing (503), for a load balancer to take the host out, before the graceful stop' },
   { flag: null, env: 'EQF_BASE_URL', option: 'baseUrl', kind: 'text', fallback: 'the address served (with a warning)', description: 'public base address (OpenAPI servers, attribution)' },
   { flag: null, env: 'EQF_LICENSE', option: 'license', kind: 'text', fallback: 'built-in licence and disclaimer', description: 'the license string of every response' },
   { flag: null, env: 'EQF_ATTRIBUTION', option: 'attribution', kind: 'text', fallback: '"Written analysis by equity-facts, <base url>"', description: 'the attribution string' },
@@ -59,6 +61,11 @@ export interface ServeConfig extends ListenOptions {
   workers?: number;
   /** `--access-log`: `stdout`, `off` or a file path; absent means stdout. */
   accessLogTarget?: string;
+  /**
+   * `--shutdown-delay-ms`: how long, ms, the first SIGTERM or SIGINT keeps the server accepting and
+   * answering with `/readyz` at 503, before the graceful stop; absent means 0 (stop at once).
+   */
+  shutdownDelayMs?: number;
 }
 
 /** A usage problem with the serve flags or environment. */
@@ -74,9 +81,10 @@ ${SERVE_SETTINGS.map((s) => `  ${(s.flag ? `--${s.flag} ${s.value ?? 'N'}` : '')
   -h, --help                  this text
 
 signals: SIGHUP reloads snapshot and keys (and reopens the access log file); SIGUSR2 toggles a
-forced-open breaker; SIGTERM/SIGINT stop accepting, answer every request received, and exit 0 (a
-second one closes what is left at once). With --workers, signal the primary (the pid it prints): it
-relays them to every worker.`;
+forced-open breaker; SIGTERM/SIGINT fail /readyz (503), keep serving for --shutdown-delay-ms (a
+second signal ends that delay), then stop accepting, answer every request received, and exit 0 (a
+further one closes what is left at once). With --workers, signal the primary (the pid it prints):
+it relays them to every worker.`;
 
 /** Largest value of a count setting (the longest Node timer, ms). */
 const MAX_COUNT = 2 ** 31 - 1;
@@ -119,6 +127,10 @@ export function readServeConfig(argv: readonly string[], env: NodeJS.ProcessEnv)
     } else if (option === 'workers') {
       if (!/^[0-9]{1,3}$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_WORKERS) throw new ServeUsageError(`${source} must be a whole number from 1 to ${MAX_WORKERS}, got "${raw}"`);
       out.workers = Number(raw);
+    } else if (option === 'shutdownDelayMs') {
+      // 0 is the default (no delay), so unlike a count it is accepted.
+      if (!/^[0-9]{1,10}$/.test(raw) || Number(raw) > MAX_COUNT) throw new ServeUsageError(`${source} must be a whole number from 0 to ${MAX_COUNT}, got "${raw}"`);
+      out.shutdownDelayMs = Number(raw);
     } else if (option === 'redisFallback') {
       if (raw !== 'local' && raw !== 'closed') throw new ServeUsageError(`${source} must be local or closed, got "${raw}"`);
       out.redisFallback = raw;

@@ -63,6 +63,14 @@ export interface Handler {
    * @param url - `http://host:port`.
    */
   servedAt(url: string): void;
+  /**
+   * Takes the process out of rotation before it stops: from now on `/readyz` answers 503
+   * `service_busy` saying the server is stopping, so that a load balancer checking it sends no
+   * new traffic, while every other request is answered as before. `listen()`'s `close()` calls
+   * it; `serve` calls it at the first SIGTERM or SIGINT, before its `--shutdown-delay-ms`. It
+   * cannot be undone.
+   */
+  drain(): void;
   /** Reloads snapshot and keys file (SIGHUP); each keeps its old value when the new one fails. */
   reload(): Promise<{ snapshot: boolean; keys: boolean }>;
   /** Stops timers and file watches. Does not close any server. */
@@ -143,7 +151,8 @@ export function createHandler(options: HandlerOptions = {}): Handler {
   /** `X-Request-Id` of the next answer: this handler's random prefix and a counter in base 36. */
   const nextRequestId = (): string => `${idPrefix}-${(requestCounter++).toString(36)}`;
 
-  const pipeline = createPipeline({ opts, breaker, limits, snapshots, keys, onSent: eyes.onSent });
+  const stopping = { current: false };
+  const pipeline = createPipeline({ opts, breaker, limits, snapshots, keys, stopping, onSent: eyes.onSent });
   // A refusal has no request: the access log and metrics get one that names no method or path.
   const refused: RefusalHook | undefined = eyes.onSent === undefined ? undefined : (socket, requestId, code, bytes) => {
     const res = { [NOTE]: newNote(requestId, now()) } as unknown as ServerResponse;
@@ -184,6 +193,9 @@ export function createHandler(options: HandlerOptions = {}): Handler {
       if (!pipeline.servedAt(url)) return;
       log(`WARNING: no public base URL is set (EQF_BASE_URL, or the baseUrl option); the OpenAPI servers and the attribution name ${url}, ` +
         'the address served. Set the address clients use.');
+    },
+    drain() {
+      stopping.current = true;
     },
     async reload() {
       const [snapshot, keysOk] = await Promise.all([snapshots.reload(), keys.reload()]);

@@ -15,6 +15,7 @@ import { appendRateLimitFields } from '../guard/rate-limit-headers.js';
 import type { SnapshotIndex } from '../data/snapshot-index.js';
 import { pageBytes, pageLength } from '../data/page.js';
 import type { KeyRecord, KeyTable } from '../keys/keys-file.js';
+import { hasExpired } from '../keys/lifecycle.js';
 import { buildOpenApiDocument } from '../openapi/document.js';
 import { DEFAULT_BASE_URL, defaultAttribution, type ResolvedOptions } from '../options.js';
 import { PACKAGE_VERSION } from '../version.js';
@@ -39,6 +40,7 @@ const UNKNOWN_KEY: ErrorAnswer = Object.freeze(errorAnswer('invalid_api_key', 'T
 const ACCOUNT_UNAVAILABLE: ErrorAnswer = Object.freeze(errorAnswer('account_unavailable'));
 const SUBSCRIPTION_SUSPENDED: ErrorAnswer = Object.freeze(errorAnswer('subscription_suspended'));
 const NOT_ON_PLAN: ErrorAnswer = Object.freeze(errorAnswer('api_not_available_on_plan'));
+const STOPPING: ErrorAnswer = Object.freeze(errorAnswer('service_busy', 'The server is stopping; send new requests to another host.', 1));
 
 /** What the pipeline reads: the parts {@link createHandler} built. */
 export interface PipelineParts {
@@ -50,6 +52,8 @@ export interface PipelineParts {
   readonly snapshots: { readonly current: SnapshotIndex | undefined };
   /** The keys table being served (a reloader's current value). */
   readonly keys: { readonly current: KeyTable | undefined };
+  /** Whether the process is stopping (set by `Handler.drain`): `/readyz` then answers 503. */
+  readonly stopping: { readonly current: boolean };
   /** The access log's and metrics' hook on every response, if either is on. */
   readonly onSent: SentHook | undefined;
 }
@@ -86,7 +90,7 @@ export function firstFields(requestId: string): HeaderFields {
  * @param parts - what it reads; see {@link PipelineParts}.
  */
 export function createPipeline(parts: PipelineParts): Pipeline {
-  const { opts, breaker, limits, snapshots, keys, onSent } = parts;
+  const { opts, breaker, limits, snapshots, keys, stopping, onSent } = parts;
   const { now, log } = opts;
   // The base address names the service in the OpenAPI servers, the default attribution and
   // the Link of a next page; without one set, listen() gives the address it serves at (servedAt).
@@ -163,6 +167,8 @@ export function createPipeline(parts: PipelineParts): Pipeline {
       return responder.send(req, res, 200, fields, '{"ok":true,"status":"live"}');
     }
     if (target.kind === 'readyz') {
+      // Stopping: out of rotation at once, though every other request is still answered.
+      if (stopping.current) return responder.sendError(req, res, STOPPING, fields);
       if (!snapshot || !keys.current || breaker.state !== 'closed') {
         return responder.sendError(req, res, errorAnswer('service_busy', snapshot ? 'The breaker is open.' : 'No snapshot is loaded yet.', breaker.retryAfterSeconds), fields);
       }
@@ -197,6 +203,10 @@ export function createPipeline(parts: PipelineParts): Pipeline {
     if (note !== undefined) {
       note.keyId = key.id;
       note.plan = key.plan;
+    }
+    // Expiry is read against the clock now, not when the file was loaded.
+    if (hasExpired(key.expires_at, now())) {
+      return responder.sendError(req, res, errorAnswer('invalid_api_key', `The API key expired at ${key.expires_at}.`), fields);
     }
     if (key.status === 'inactive') return responder.sendError(req, res, ACCOUNT_UNAVAILABLE, fields);
     if (key.status === 'suspended') return responder.sendError(req, res, SUBSCRIPTION_SUSPENDED, fields);

@@ -1,16 +1,18 @@
 /**
- * `equity-facts keys …`: mint a key, list keys, change a key's status. Writes are atomic (temp
- * file in the same folder, then rename) and the result is re-parsed before it replaces the
- * file, so a running server never sees a half-written or invalid file.
+ * `equity-facts keys …`: mint a key, list keys, change a key's status, revoke a key, rotate a
+ * key. Every change is an atomic rewrite of the file ({@link writeKeysFile}), so a running
+ * server never sees a half-written or invalid file.
  */
 import { randomBytes } from 'node:crypto';
-import { rename, writeFile, readFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { findPlan } from '../plans.js';
-import { KEYS_FORMAT, KEY_STATUSES, KeysFileError, hashKey, parseKeysFile, type KeyRecord, type KeyStatus } from './keys-file.js';
+import { PLANS, findPlan } from '../plans.js';
+import { KEY_STATUSES, KeysFileError, hashKey, parseKeysFile, type KeyRecord, type KeyStatus } from './keys-file.js';
+import { readKeysText, readRecordsOrNone, writeKeysFile } from './keys-file-write.js';
+import { DEFAULT_GRACE_MS, formatDateTime, parseDateTime, parseGrace } from './lifecycle.js';
 import { mintKey } from './mint.js';
 import { didYouMean } from '../suggest.js';
+
+export { writeKeysFile } from './keys-file-write.js';
 
 /** Where command output goes (injectable for tests). */
 export interface CommandIo {
@@ -18,24 +20,34 @@ export interface CommandIo {
   err: (text: string) => void;
 }
 
+const PLAN_IDS = PLANS.map((plan) => plan.id);
+
 /** Usage of each subcommand, printed by `keys SUB --help` and with its usage errors. */
 const SUBCOMMAND_USAGE = {
-  add: `usage: equity-facts keys add --file F --plan P --account A [--label L]
+  add: `usage: equity-facts keys add --file F --plan P --account A [--label L] [--no-api-plan]
   Mints a key for an account on a plan, prints it once on stdout, and stores only its SHA-256
-  in the keys file F (created when missing). Plans: free, signal, insider, founders; any other
-  plan is a key without API access.`,
+  in the keys file F (created when missing). P is one of ${PLAN_IDS.join(', ')}; any other plan is
+  refused unless --no-api-plan says it is meant (a key without API access: 403).`,
   list: `usage: equity-facts keys list --file F
-  Lists the keys of F: id, account, plan, status, creation time and label; never a secret.`,
+  Lists the keys of F: id, account, plan, status, creation and expiry times, label; never a secret.`,
   'set-status': `usage: equity-facts keys set-status --file F ID STATUS
   Sets the status of key ID: ${KEY_STATUSES.join(', ')} (suspended answers 402, inactive 403).`,
+  revoke: `usage: equity-facts keys revoke --file F ID
+  Removes key ID from F: from the server's next read of the file on, it answers 401.`,
+  rotate: `usage: equity-facts keys rotate --file F ID [--grace DURATION]
+  Mints a new key for the account and plan of key ID, prints it once on stdout, and gives key ID
+  an expires_at DURATION from now (a number and s, m, h or d; default 24h, at most 365d): until
+  then both keys work, from then on the old one answers 401 saying it expired.`,
 } as const;
 
 type Subcommand = keyof typeof SUBCOMMAND_USAGE;
 
 const USAGE = `usage:
-  equity-facts keys add --file F --plan P --account A [--label L]
+  equity-facts keys add --file F --plan P --account A [--label L] [--no-api-plan]
   equity-facts keys list --file F
   equity-facts keys set-status --file F ID STATUS     (STATUS: ${KEY_STATUSES.join(', ')})
+  equity-facts keys revoke --file F ID
+  equity-facts keys rotate --file F ID [--grace 24h]
   equity-facts keys SUBCOMMAND --help`;
 
 const isHelp = (word: string): boolean => word === '--help' || word === '-h';
@@ -44,9 +56,13 @@ const isHelp = (word: string): boolean => word === '--help' || word === '-h';
  * Runs a keys subcommand.
  *
  * @param argv - words after `keys`.
- * @returns the exit code: 0 done, 1 failed (file unreadable or invalid), 2 bad usage.
+ * @param io - where output goes.
+ * @param now - the clock, ms since the Unix epoch: a new key's `created_at`, a rotated key's
+ *   `expires_at`. Default `Date.now`.
+ * @returns the exit code: 0 done, 1 failed (file unreadable or invalid, no key with that id),
+ *   2 bad usage (nothing is written then).
  */
-export async function runKeysCommand(argv: readonly string[], io: CommandIo): Promise<number> {
+export async function runKeysCommand(argv: readonly string[], io: CommandIo, now: () => number = Date.now): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub !== undefined && isHelp(sub)) {
     io.out(`${USAGE}\n`);
@@ -58,12 +74,12 @@ export async function runKeysCommand(argv: readonly string[], io: CommandIo): Pr
     return 0;
   }
   try {
-    if (known === 'add') return await add(rest, io);
-    if (known === 'list') return await list(rest, io);
-    if (known === 'set-status') return await setStatus(rest, io);
-    const problem = sub === undefined ? 'missing subcommand' : `unknown subcommand "${sub}"${didYouMean(sub, Object.keys(SUBCOMMAND_USAGE))}`;
-    io.err(`${problem}\n${USAGE}\n`);
-    return 2;
+    if (known === undefined) {
+      const problem = sub === undefined ? 'missing subcommand' : `unknown subcommand "${sub}"${didYouMean(sub, Object.keys(SUBCOMMAND_USAGE))}`;
+      io.err(`${problem}\n${USAGE}\n`);
+      return 2;
+    }
+    return await SUBCOMMANDS[known](rest, io, now);
   } catch (error) {
     if (error instanceof UsageError) {
       io.err(`${error.message}\n${known === undefined ? USAGE : SUBCOMMAND_USAGE[known]}\n`);
@@ -79,7 +95,9 @@ export async function runKeysCommand(argv: readonly string[], io: CommandIo): Pr
 
 class UsageError extends Error {}
 
-function parse(args: readonly string[], options: Record<string, { type: 'string' }>, positionals: number) {
+type OptionTypes = Record<string, { type: 'string' | 'boolean' }>;
+
+function parse(args: readonly string[], options: OptionTypes, positionals: number) {
   let parsed;
   try {
     parsed = parseArgs({ args: [...args], options, allowPositionals: positionals > 0, strict: true });
@@ -96,31 +114,53 @@ function required(values: Record<string, string | boolean | undefined>, name: st
   return value;
 }
 
-async function add(args: readonly string[], io: CommandIo): Promise<number> {
-  const { values } = parse(args, { file: { type: 'string' }, plan: { type: 'string' }, account: { type: 'string' }, label: { type: 'string' } }, 0);
+/** A fresh key id, `k_` and 8 hex digits, that no entry has. */
+function newId(records: readonly KeyRecord[]): string {
+  let id: string;
+  do id = `k_${randomBytes(4).toString('hex')}`; while (records.some((record) => record.id === id));
+  return id;
+}
+
+/** The entry with this id, or a KeysFileError naming the id (and the nearest one, for a typo). */
+function findRecord(records: readonly KeyRecord[], id: string, file: string): KeyRecord {
+  const record = records.find((r) => r.id === id);
+  if (record === undefined) throw new KeysFileError(file, `no key with id ${JSON.stringify(id)}${didYouMean(id, records.map((r) => r.id))}; keys list --file shows the ids`);
+  return record;
+}
+
+async function add(args: readonly string[], io: CommandIo, now: () => number): Promise<number> {
+  const { values } = parse(args, {
+    file: { type: 'string' }, plan: { type: 'string' }, account: { type: 'string' }, label: { type: 'string' }, 'no-api-plan': { type: 'boolean' },
+  }, 0);
   const file = required(values, 'file');
   const plan = required(values, 'plan');
   const account = required(values, 'account');
-  const records = await readOrEmpty(file);
+  const noApiPlan = values['no-api-plan'] === true;
+  // A mistyped plan would mint a key that can never be used; only --no-api-plan says it is meant.
+  if (findPlan(plan) === undefined && !noApiPlan) {
+    throw new UsageError(`--plan ${JSON.stringify(plan)} is not an API plan${didYouMean(plan, PLAN_IDS)}; the API plans are ${PLAN_IDS.join(', ')}. ` +
+      'To mint a key on a plan without API access (it answers 403 api_not_available_on_plan), add --no-api-plan.');
+  }
+  if (findPlan(plan) !== undefined && noApiPlan) throw new UsageError(`--no-api-plan says the plan has no API access, but ${plan} is an API plan; drop one of them`);
+  const records = await readRecordsOrNone(file);
   const key = mintKey();
-  let id: string;
-  do id = `k_${randomBytes(4).toString('hex')}`; while (records.some((record) => record.id === id));
+  const id = newId(records);
   const record: KeyRecord = {
     id, sha256: hashKey(key), account, plan, status: 'active',
-    ...(values.label === undefined ? {} : { label: values.label }), created_at: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    ...(values.label === undefined ? {} : { label: values.label as string }), created_at: formatDateTime(Math.floor(now() / 1000) * 1000),
   };
   await writeKeysFile(file, [...records, record]);
-  if (!findPlan(plan)) io.err(`warning: plan "${plan}" is not an API plan; this key will get 403 api_not_available_on_plan\n`);
   io.out(`${key}\n`);
-  io.err(`minted ${id} for account ${account} on plan ${plan}; the key above is shown only now, the file keeps its hash\n`);
+  io.err(`minted ${id} for account ${account} on plan ${plan}${noApiPlan ? ' (no API access)' : ''}; the key above is shown only now, the file keeps its hash\n`);
   return 0;
 }
 
 async function list(args: readonly string[], io: CommandIo): Promise<number> {
   const { values } = parse(args, { file: { type: 'string' } }, 0);
-  const table = parseKeysFile(await readText(required(values, 'file')), required(values, 'file'));
-  const rows = [['ID', 'ACCOUNT', 'PLAN', 'STATUS', 'CREATED', 'LABEL']];
-  for (const r of table.records) rows.push([r.id, r.account, r.plan, r.status, r.created_at, r.label ?? '']);
+  const file = required(values, 'file');
+  const table = parseKeysFile(await readKeysText(file), file);
+  const rows = [['ID', 'ACCOUNT', 'PLAN', 'STATUS', 'CREATED', 'EXPIRES', 'LABEL']];
+  for (const r of table.records) rows.push([r.id, r.account, r.plan, r.status, r.created_at, r.expires_at ?? '-', r.label ?? '']);
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   io.out(rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n') + '\n');
   return 0;
@@ -131,43 +171,47 @@ async function setStatus(args: readonly string[], io: CommandIo): Promise<number
   const file = required(values, 'file');
   const [id, status] = positionals as [string, string];
   if (!KEY_STATUSES.includes(status as KeyStatus)) throw new UsageError(`STATUS must be one of ${KEY_STATUSES.join(', ')}`);
-  const records = parseKeysFile(await readText(file), file).records;
-  if (!records.some((record) => record.id === id)) {
-    io.err(`${file}: no key with id ${id}\n`);
-    return 1;
-  }
+  const records = parseKeysFile(await readKeysText(file), file).records;
+  findRecord(records, id, file);
   await writeKeysFile(file, records.map((record) => (record.id === id ? { ...record, status: status as KeyStatus } : record)));
   io.out(`${id}: ${status}\n`);
   return 0;
 }
 
-async function readText(file: string): Promise<string> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    throw new KeysFileError(file, `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
+async function revoke(args: readonly string[], io: CommandIo): Promise<number> {
+  const { values, positionals } = parse(args, { file: { type: 'string' } }, 1);
+  const file = required(values, 'file');
+  const [id] = positionals as [string];
+  const records = parseKeysFile(await readKeysText(file), file).records;
+  const record = findRecord(records, id, file);
+  await writeKeysFile(file, records.filter((r) => r !== record));
+  io.out(`${id}: revoked (removed from ${file}; account ${record.account})\n`);
+  return 0;
 }
 
-async function readOrEmpty(file: string): Promise<readonly KeyRecord[]> {
-  try {
-    return parseKeysFile(await readFile(file, 'utf8'), file).records;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error instanceof KeysFileError ? error : new KeysFileError(file, `cannot read: ${String(error)}`);
-  }
+async function rotate(args: readonly string[], io: CommandIo, now: () => number): Promise<number> {
+  const { values, positionals } = parse(args, { file: { type: 'string' }, grace: { type: 'string' } }, 1);
+  const file = required(values, 'file');
+  const [id] = positionals as [string];
+  const grace = values.grace === undefined ? DEFAULT_GRACE_MS : parseGrace(values.grace as string);
+  if (grace === undefined) throw new UsageError(`--grace must be a number and s, m, h or d (e.g. 24h), at most 365d, got ${JSON.stringify(values.grace)}`);
+  const records = parseKeysFile(await readKeysText(file), file).records;
+  const old = findRecord(records, id, file);
+  const nowMs = now();
+  // A rotation never lengthens the life of a key that was to expire sooner.
+  const expiresAt = old.expires_at !== undefined && parseDateTime(old.expires_at)! <= nowMs + grace ? old.expires_at : formatDateTime(nowMs + grace);
+  const key = mintKey();
+  const fresh: KeyRecord = {
+    id: newId(records), sha256: hashKey(key), account: old.account, plan: old.plan, status: old.status,
+    ...(old.label === undefined ? {} : { label: old.label }), created_at: formatDateTime(Math.floor(nowMs / 1000) * 1000),
+  };
+  await writeKeysFile(file, [...records.map((r) => (r === old ? { ...r, expires_at: expiresAt } : r)), fresh]);
+  io.out(`${key}\n`);
+  io.err(`minted ${fresh.id} for account ${old.account} on plan ${old.plan}, replacing ${id}, which expires at ${expiresAt}; ` +
+    'the key above is shown only now, the file keeps its hash\n');
+  return 0;
 }
 
-/**
- * Writes a keys file atomically after checking that it parses.
- *
- * @param file - destination path.
- * @param records - the entries, in order.
- */
-export async function writeKeysFile(file: string, records: readonly KeyRecord[]): Promise<void> {
-  const text = `${JSON.stringify({ format: KEYS_FORMAT, keys: records }, null, 2)}\n`;
-  parseKeysFile(text, file);
-  const temp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
-  await writeFile(temp, text, { mode: 0o600 });
-  await rename(temp, file);
-}
+const SUBCOMMANDS: Record<Subcommand, (args: readonly string[], io: CommandIo, now: () => number) => Promise<number>> = {
+  add, list, 'set-status': setStatus, revoke, rotate,
+};

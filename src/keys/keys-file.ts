@@ -6,6 +6,7 @@
 import { hash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { locateJsonError } from '../json-error.js';
+import { parseDateTime } from './lifecycle.js';
 
 /** Value of `format` in every keys file. */
 export const KEYS_FORMAT = 'equity-facts-keys/1';
@@ -29,6 +30,11 @@ export interface KeyRecord {
   readonly label?: string;
   /** RFC 3339 time the key was minted. */
   readonly created_at: string;
+  /**
+   * RFC 3339 date-time from which the key answers 401 `invalid_api_key` saying it expired
+   * (`keys rotate` sets it on the old key); absent means the key never expires.
+   */
+  readonly expires_at?: string;
 }
 
 /** The parsed file: entries in file order and the index by key. */
@@ -175,8 +181,12 @@ function checkEntry(entry: unknown, file: string, index: number): KeyRecord {
   if (!KEY_STATUSES.includes(e.status as KeyStatus)) fail(`status must be one of ${KEY_STATUSES.join(', ')}`);
   if (e.label !== undefined && typeof e.label !== 'string') fail('label must be a string when present');
   if (typeof e.created_at !== 'string' || Number.isNaN(Date.parse(e.created_at))) fail('created_at must be an RFC 3339 date-time');
+  if (e.expires_at !== undefined && (typeof e.expires_at !== 'string' || parseDateTime(e.expires_at) === undefined)) {
+    fail(`expires_at must be an RFC 3339 date-time with a zone, e.g. 2026-11-22T12:00:00Z, got ${JSON.stringify(e.expires_at).slice(0, 100)}`);
+  }
   return Object.freeze({
     id: e.id as string, sha256: e.sha256 as string, account: e.account as string, plan: e.plan as string,
     status: e.status as KeyStatus, ...(e.label === undefined ? {} : { label: e.label as string }), created_at: e.created_at as string,
+    ...(e.expires_at === undefined ? {} : { expires_at: e.expires_at as string }),
   });
 }

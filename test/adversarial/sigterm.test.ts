@@ -3,9 +3,10 @@
  * connections, some sending one request at a time and some pipelining batches, keep the server
  * busy; the signal comes in the middle. Every request sent must be answered whole, each
  * connection must be closed cleanly after an answer saying `Connection: close`, and the process
- * must exit 0.
+ * must exit 0. With `--shutdown-delay-ms`, /readyz fails at the signal while everything else is
+ * still answered, on new connections too, until the delay ends or a second signal comes.
  */
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -13,9 +14,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Socket } from 'node:net';
+import { once } from 'node:events';
+import { Client as HttpClient } from 'undici';
 import { KEYS, KEY_RECORDS, writeFixtureSnapshot } from '../helpers/harness.js';
 import { get, jsonBody, rawConnect, ResponseReader } from '../helpers/raw-http.js';
 import { writeKeysFile } from '../../src/keys/keys-command.js';
+import { readServeConfig } from '../../src/cli/serve-config.js';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 
@@ -100,11 +104,102 @@ test('SIGTERM under 32-connection keep-alive load: every request sent is answere
     assert.equal(client.error, undefined, `connection ${i}: closed cleanly, not reset`);
     assert.equal(responses.at(-1)!.headers.connection, 'close', `connection ${i}: the last answer said Connection: close`);
     for (const response of responses) {
-      assert.ok(response.status < 500, `connection ${i}: ${response.status}`);
+      // /readyz fails from the signal on (the process is leaving rotation); nothing else does.
+      const stopping = response.status === 503 && /stopping/.test(jsonBody(response)?.detail ?? '');
+      assert.ok(response.status < 500 || stopping, `connection ${i}: ${response.status}`);
       assert.ok(jsonBody(response) !== undefined, `connection ${i}: every body is JSON`);
     }
   }
   assert.equal(code, 0, stderr);
   assert.match(stderr, /SIGTERM: stopping; answering the requests received on 32 connections/);
   assert.match(stderr, /stopped: every request received was answered/);
+});
+
+/** `equity-facts serve ARGS` with the fixture; resolves once it serves, with its stderr so far and its exit. */
+async function serveProcess(t: TestContext, args: string[], env: NodeJS.ProcessEnv = {}) {
+  const dir = await mkdtemp(join(tmpdir(), 'eqf-sigterm-'));
+  await writeFixtureSnapshot(join(dir, 'snapshots'), 'v1');
+  await writeKeysFile(join(dir, 'keys.json'), KEY_RECORDS);
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve', '--port', '0', '--access-log', 'off',
+    '--snapshots', join(dir, 'snapshots'), '--keys', join(dir, 'keys.json'), ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
+  t.after(async () => {
+    child.kill('SIGKILL');
+    await rm(dir, { recursive: true, force: true });
+  });
+  const log = { text: '' };
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  const waiters: { pattern: RegExp; resolve: () => void }[] = [];
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    log.text += chunk;
+    for (const waiter of waiters.splice(0)) {
+      if (waiter.pattern.test(log.text)) waiter.resolve();
+      else waiters.push(waiter);
+    }
+  });
+  /** Resolves once stderr matches `pattern`; rejects when the process exits first. */
+  const printed = (pattern: RegExp): Promise<void> => Promise.race([
+    new Promise<void>((resolve) => (pattern.test(log.text) ? resolve() : waiters.push({ pattern, resolve }))),
+    exited.then((code) => { throw new Error(`exited ${code} before printing ${pattern}: ${log.text}`); }),
+  ]);
+  await printed(/serving on http:\/\/\S+ \(pid/);
+  const url = /serving on (http:\/\/\S+)/.exec(log.text)![1]!;
+  return { child, url, log, exited, printed };
+}
+
+/** GET on a new connection (so that the server is shown to accept), closed after the answer. */
+async function freshGet(url: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; json: any }> {
+  const client = new HttpClient(url);
+  try {
+    const response = await client.request({ method: 'GET', path, headers });
+    return { status: response.statusCode, json: JSON.parse(await response.body.text()) };
+  } finally {
+    await client.close();
+  }
+}
+
+test('--shutdown-delay-ms: after SIGTERM /readyz is 503 at once while data requests are still 200 on new connections; a second SIGTERM stops, exit 0', { timeout: 60_000 }, async (t) => {
+  const serve = await serveProcess(t, ['--shutdown-delay-ms', '600000']);
+  assert.equal((await freshGet(serve.url, '/readyz')).status, 200);
+  serve.child.kill('SIGTERM');
+  await serve.printed(/SIGTERM: \/readyz answers 503/);
+  const ready = await freshGet(serve.url, '/readyz');
+  assert.equal(ready.status, 503);
+  assert.equal(ready.json.error, 'service_busy');
+  assert.match(ready.json.detail, /stopping/);
+  const data = await freshGet(serve.url, '/api/v1/finance/insiders?ticker=TSLA', { 'x-api-key': KEYS.founders });
+  assert.equal(data.status, 200, 'still answering during the delay');
+  assert.equal((await freshGet(serve.url, '/healthz')).status, 200, 'live, though not ready');
+  serve.child.kill('SIGTERM');
+  assert.equal(await serve.exited, 0, serve.log.text);
+  assert.match(serve.log.text, /SIGTERM again: ending the shutdown delay/);
+  assert.match(serve.log.text, /stopped: every request received was answered/);
+});
+
+test('EQF_SHUTDOWN_DELAY_MS: when the delay ends the graceful stop runs by itself, exit 0', { timeout: 60_000 }, async (t) => {
+  const serve = await serveProcess(t, [], { EQF_SHUTDOWN_DELAY_MS: '50' });
+  serve.child.kill('SIGINT');
+  assert.equal(await serve.exited, 0, serve.log.text);
+  assert.match(serve.log.text, /SIGINT: \/readyz answers 503; still serving for 50 ms/);
+  assert.match(serve.log.text, /shutdown delay over: stopping/);
+});
+
+test('--shutdown-delay-ms with --workers: the primary relays the signals, every worker fails /readyz and still serves, then exit 0', { timeout: 90_000 }, async (t) => {
+  const serve = await serveProcess(t, ['--workers', '2', '--shutdown-delay-ms', '600000']);
+  serve.child.kill('SIGTERM');
+  await serve.printed(/\[worker \d+\] SIGTERM: \/readyz answers 503[^]*\[worker \d+\] SIGTERM: \/readyz answers 503/);
+  for (let i = 0; i < 4; i++) {
+    assert.equal((await freshGet(serve.url, '/readyz')).status, 503);
+    assert.equal((await freshGet(serve.url, '/api/v1/meta', { 'x-api-key': KEYS.signal })).status, 200);
+  }
+  serve.child.kill('SIGTERM');
+  assert.equal(await serve.exited, 0, serve.log.text);
+});
+
+test('--shutdown-delay-ms refuses what is not a whole number of ms from 0, naming the flag or variable', () => {
+  assert.deepEqual(readServeConfig(['--shutdown-delay-ms', '0'], {}), { shutdownDelayMs: 0 });
+  assert.deepEqual(readServeConfig([], { EQF_SHUTDOWN_DELAY_MS: '15000' }), { shutdownDelayMs: 15000 });
+  for (const bad of ['-1', '1.5', '10s', '2147483648']) {
+    assert.throws(() => readServeConfig([`--shutdown-delay-ms=${bad}`], {}), new RegExp(`--shutdown-delay-ms must be a whole number from 0 to 2147483647, got "${bad}"`));
+  }
+  assert.throws(() => readServeConfig([], { EQF_SHUTDOWN_DELAY_MS: 'soon' }), /EQF_SHUTDOWN_DELAY_MS must be a whole number from 0/);
 });

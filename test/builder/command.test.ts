@@ -4,6 +4,9 @@
  */
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import { copyFileSync, writeFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,12 +15,12 @@ import { writeFixtureSnapshot } from '../helpers/harness.js';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/build');
 
-/** Runs the command with stderr captured (stdout carries the test runner's own report). */
-async function build(t: TestContext, argv: string[]): Promise<{ code: number; err: string }> {
+/** Runs the command with stderr captured (stdout carries the test runner's own report); `now` is its clock. */
+async function build(t: TestContext, argv: string[], now?: () => number): Promise<{ code: number; err: string }> {
   let err = '';
   const stderr = t.mock.method(process.stderr, 'write', (chunk: string) => { err += chunk; return true; });
   try {
-    return { code: await runBuildCommand(argv), err };
+    return { code: await runBuildCommand(argv, now), err };
   } finally {
     stderr.mock.restore();
   }
@@ -81,4 +84,36 @@ test('a build missing a kind the serving version has is refused and CURRENT stay
   const forced = await build(t, ['--from', from, '--out', out, '--as-of', '2024-03-31', '--version', 'v3', '--allow-empty']);
   assert.equal(forced.code, 0, forced.err);
   assert.equal(readFileSync(join(out, 'CURRENT'), 'utf8').trim(), 'v3');
+});
+
+test('an --as-of after today (UTC, by the clock) is refused naming --allow-future-as-of; today is accepted; the flag allows it', async (t) => {
+  const { from, out } = folders(t);
+  // 23:30 in New York on 21 November is already 22 November in UTC.
+  const now = (): number => Date.parse('2026-11-21T23:30:00-05:00');
+  for (const asOf of ['2026-11-23', '2099-01-01']) {
+    const future = await build(t, ['--from', from, '--out', out, '--as-of', asOf, '--allow-empty'], now);
+    assert.equal(future.code, 2, future.err);
+    assert.match(future.err, new RegExp(`--as-of ${asOf} is after today \\(2026-11-22, UTC\\)`));
+    assert.match(future.err, /--allow-future-as-of/);
+    assert.equal(existsSync(out), false, 'nothing is written');
+  }
+  const today = await build(t, ['--from', from, '--out', out, '--as-of', '2026-11-22', '--allow-empty', '--version', 'today'], now);
+  assert.equal(today.code, 0, today.err);
+  const allowed = await build(t, ['--from', from, '--out', out, '--as-of', '2099-01-01', '--allow-empty', '--allow-future-as-of', '--version', 'future'], now);
+  assert.equal(allowed.code, 0, allowed.err);
+  const manifest = JSON.parse(readFileSync(join(out, 'future', 'manifest.json'), 'utf8')) as { data_through: string };
+  assert.equal(manifest.data_through, '2099-01-01');
+});
+
+test('the real CLI refuses build --as-of 2099-01-01 with exit 2 and publishes nothing', async (t) => {
+  const { from, out } = folders(t);
+  const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', main, 'build', '--from', from, '--out', out, '--as-of', '2099-01-01', '--allow-empty'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (chunk) => { err += chunk; });
+  const [code] = await once(child, 'exit');
+  assert.equal(code, 2, err);
+  assert.match(err, /--as-of 2099-01-01 is after today .*--allow-future-as-of/s);
+  assert.doesNotMatch(err, /\n\s+at /, 'no stack trace');
+  assert.equal(existsSync(join(out, 'CURRENT')), false);
 });

@@ -1,0 +1,67 @@
+/**
+ * Reading and rewriting the keys file for the `keys` commands. Every change is an atomic rewrite:
+ * the new text is checked by the same parser the server uses, written to a temporary file in the
+ * same folder with the file's own mode, then renamed over the file, so that a running server
+ * never reads half a file or an invalid one, and a failed write leaves the old file whole.
+ */
+import { chmod, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { KEYS_FORMAT, KeysFileError, parseKeysFile, type KeyRecord } from './keys-file.js';
+
+/** Mode of a keys file the commands create: read and write for its owner only (it names accounts). */
+const NEW_FILE_MODE = 0o600;
+
+/**
+ * Reads a keys file's text.
+ *
+ * @throws KeysFileError naming the file and the system's error code when it cannot be read.
+ */
+export async function readKeysText(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    throw new KeysFileError(file, `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}
+
+/**
+ * The entries of a keys file, or none when the file does not exist yet (`keys add` creates it).
+ *
+ * @throws KeysFileError when the file exists but cannot be read or fails a check.
+ */
+export async function readRecordsOrNone(file: string): Promise<readonly KeyRecord[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw new KeysFileError(file, `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  return parseKeysFile(text, file).records;
+}
+
+/**
+ * Writes a keys file atomically after checking that it parses: a temporary file beside it
+ * (same folder, so the rename cannot cross file systems), given the mode of the file it replaces
+ * (0600 for a new file), then renamed over it.
+ *
+ * @param file - destination path.
+ * @param records - the entries, in order.
+ * @throws KeysFileError when the entries fail the file's checks (nothing is written then), or
+ *   when the folder cannot be written (the temporary file is removed, the old file is untouched).
+ */
+export async function writeKeysFile(file: string, records: readonly KeyRecord[]): Promise<void> {
+  const text = `${JSON.stringify({ format: KEYS_FORMAT, keys: records }, null, 2)}\n`;
+  parseKeysFile(text, file);
+  const mode = await stat(file).then((stats) => stats.mode & 0o7777, () => NEW_FILE_MODE);
+  const temp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
+  try {
+    await writeFile(temp, text, { mode });
+    // writeFile's mode passes through the umask; the file's own mode is meant exactly.
+    await chmod(temp, mode);
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw new KeysFileError(file, `cannot write: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}
