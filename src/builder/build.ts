@@ -24,6 +24,7 @@ import { computeReportRows } from '../facts/reports.js';
 import { resolveInputs } from './resolve.js';
 import { earningsRecap, filingSummary, insiderSummary, reportSummary, whaleSummary } from '../facts/summaries.js';
 import { peekFiles, walkAhead, walkFiles, type WalkedFile, type WalkStats } from './walk.js';
+import { windowMiss, type WindowMiss } from './window-fit.js';
 import { computeWhaleRows, foldPeriods } from '../facts/whales.js';
 
 /** Options of a build; see command.ts for their command-line form. */
@@ -100,6 +101,8 @@ export interface BuildResult {
   build: Record<string, unknown>;
   /** What the cache did, when `cache` was given. */
   cache?: CacheStats;
+  /** Set where a window holds none of the inputs' data for its kind (window-fit.ts): the command refuses to publish such a version. */
+  windowMiss?: WindowMiss;
 }
 
 /**
@@ -165,7 +168,7 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildResult>
     const s = cache.stats;
     log(`build: cache ${options.cache}: ${s.hits} files from the cache, ${s.misses} parsed, ${s.written} entries written${s.corrupt + s.foreign > 0 ? `, ${s.corrupt} damaged entries and ${s.foreign} foreign segments ignored` : ''}`);
   }
-  const { asOf, rows, counts, build } = computeSnapshot(inputs, {
+  const { asOf, rows, counts, build, windowMiss: miss } = computeSnapshot(inputs, {
     from: options.from, asOf: options.asOf, today: now.toISOString().slice(0, 10), windowDays, filingsDays, log,
   });
   const version = options.version ?? `${asOf}_${now.toISOString().replace(/[-:]/g, '').slice(0, 15)}Z`;
@@ -176,7 +179,7 @@ export async function buildSnapshot(options: BuildOptions): Promise<BuildResult>
     publish: options.publish,
   });
   if (progress) log(`build: wrote ${ROW_KINDS.map((k) => `${counts[k]} ${k}`).join(', ')} to ${written.dir}`);
-  return { version, dir: written.dir, rows: counts, build, ...(cache ? { cache: cache.stats } : {}) };
+  return { version, dir: written.dir, rows: counts, build, ...(cache ? { cache: cache.stats } : {}), ...(miss ? { windowMiss: miss } : {}) };
 }
 
 /** What {@link computeSnapshot} needs besides the inputs. */
@@ -203,6 +206,8 @@ export interface ComputedSnapshot {
   rows: Record<RowKind, StoredRow[]>;
   counts: Record<RowKind, number>;
   build: Record<string, unknown>;
+  /** Set where the insider or filings window holds none of the inputs' data (window-fit.ts). */
+  windowMiss?: WindowMiss;
 }
 
 /**
@@ -265,7 +270,8 @@ export function computeSnapshot(inputs: Inputs, options: ComputeOptions): Comput
     options: { from: options.from, as_of: asOf, as_of_source: options.asOf ? 'option' : 'latest filing date read', window_days: windowDays, filings_days: filingsDays },
     inputs, resolved, known, counts, insiders, earnings, reports, periods, issuerOf,
   });
-  return { asOf, rows, counts, build };
+  const miss = windowMiss({ filings: known.filings, ownership: known.ownership, asOf, windowDays, filingsDays, rows: counts });
+  return { asOf, rows, counts, build, ...(miss ? { windowMiss: miss } : {}) };
 }
 
 function withText<T extends object>(row: T, field: 'summary' | 'recap', value: string | undefined): T {

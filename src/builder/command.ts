@@ -14,6 +14,8 @@ import { publishRefusal } from '../data/publish-gate.js';
 import { publishVersion } from '../data/snapshot-writer.js';
 import { didYouMean } from '../suggest.js';
 import { BUILD_DEFAULTS, WORKERS_FROM_FILES, buildSnapshot, type BuildOptions } from './build.js';
+import { addDays } from '../edgar/conventions.js';
+import type { WindowMiss } from './window-fit.js';
 
 /** Usage text printed with a usage error. */
 export const BUILD_USAGE = `usage: equity-facts build --from DIR --out SNAPSHOTS_DIR [options]
@@ -26,8 +28,9 @@ export const BUILD_USAGE = `usage: equity-facts build --from DIR --out SNAPSHOTS
   --filings-days N      filings window in days, counting as-of (default ${BUILD_DEFAULTS.filingsDays})
   --version V           version label: letters, digits, . _ - (default <as-of>_<build time>)
   --no-publish          write and verify the version without pointing CURRENT at it
-  --allow-empty         publish even when the version has no rows of a kind the current version has
-                        (refused otherwise, as is a first version with no rows at all)
+  --allow-empty         publish even when the version has no rows of a kind the current version has, or no
+                        insider or filing rows because the windows end after the inputs' last trades and
+                        filings (refused otherwise, naming the windows that fit; as is a first version with no rows at all)
   --cache DIR           incremental build cache: filing documents parsed by earlier builds are not parsed again
   --workers N           worker threads that parse the files, 0 to parse in the main thread (default: one per core from ${WORKERS_FROM_FILES} files on)
   -h, --help            this text`;
@@ -135,6 +138,13 @@ export async function runBuildCommand(argv: string[], now: () => number = Date.n
       process.stderr.write(`equity-facts build: wrote ${result.dir} (${rows}); not published (--no-publish)\n`);
       return 0;
     }
+    if (result.windowMiss && !allowEmpty) {
+      await rm(result.dir, { recursive: true, force: true });
+      process.stderr.write(`equity-facts build: refused to publish, nothing changed: ${windowMissMessage(result.windowMiss, options, rows)}\n` +
+        `  equity-facts build ${withWindows(argv, result.windowMiss).join(' ')}\n` +
+        'Pass --allow-empty to publish this version anyway.\n');
+      return 1;
+    }
     const refusal = allowEmpty ? undefined : await publishRefusal(options.out, {
       rows: result.rows, from: options.from, filesRead: numberOr(result.build.files_read), filesSkipped: numberOr(result.build.files_skipped),
     });
@@ -151,6 +161,35 @@ export async function runBuildCommand(argv: string[], now: () => number = Date.n
     process.stderr.write(`equity-facts build: failed, nothing published: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
+}
+
+/** Says which windows hold none of the inputs' data, e.g. `the 90-day insider window (2026-05-17 to 2026-08-14) holds no P or S trade ...`. */
+function windowMissMessage(miss: WindowMiss, options: BuildArgs, rows: string): string {
+  const span = (days: number): string => `${days}-day`;
+  const window = (days: number): string => `(${addDays(miss.asOf, -(days - 1))} to ${miss.asOf})`;
+  const parts = miss.kinds.map((kind) => kind === 'insiders'
+    ? `the ${span(options.windowDays!)} insider window ${window(options.windowDays!)} holds no P or S trade of the inputs' Forms 4, which reach back to ${addDays(miss.asOf, -(miss.windowDays - 1))}`
+    : `the ${span(options.filingsDays!)} filings window ${window(options.filingsDays!)} holds none of the inputs' filings, which reach back to ${addDays(miss.asOf, -(miss.filingsDays - 1))}`);
+  return `${parts.join('; ')} (made ${rows}). The default windows fit a daily run over EDGAR; ` +
+    'over a sample or an archive, give windows that reach its first trades and filings. This command builds them all:';
+}
+
+/**
+ * The command's words with `--window-days` and `--filings-days` set to the windows that hold
+ * the inputs (replacing the ones given), each word quoted for a POSIX shell where it needs it.
+ */
+export function withWindows(argv: readonly string[], miss: WindowMiss): string[] {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const name = argv[i]!.split('=')[0]!;
+    if (name === '--window-days' || name === '--filings-days') {
+      if (!argv[i]!.includes('=')) i++;
+      continue;
+    }
+    words.push(argv[i]!);
+  }
+  words.push('--window-days', String(miss.windowDays), '--filings-days', String(miss.filingsDays));
+  return words.map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`));
 }
 
 function numberOr(value: unknown): number | undefined {

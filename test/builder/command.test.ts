@@ -117,3 +117,30 @@ test('the real CLI refuses build --as-of 2099-01-01 with exit 2 and publishes no
   assert.doesNotMatch(err, /\n\s+at /, 'no stack trace');
   assert.equal(existsSync(join(out, 'CURRENT')), false);
 });
+
+test('windows that end after the inputs\' last trades are refused with the exact command whose windows hold them, and that command publishes', async (t) => {
+  const { from, out } = folders(t);
+  // One Form 4 filed 2024-03-04 with P and S lines of 2024-02-20 to 2024-03-01; the 90-day window back from 2024-12-31 starts 2024-10-03.
+  copyFileSync(join(FIXTURES, 'form4-mixed.xml'), join(from, '0000320193-22-000001.xml'));
+  writeFileSync(join(from, '0000320193-22-000001.header.json'), JSON.stringify({
+    submission: { 'ACCESSION-NUMBER': '0000320193-22-000001', TYPE: '4', PERIOD: '20240301', 'FILING-DATE': '20240304' },
+  }));
+  const argv = ['--from', from, '--out', out, '--as-of', '2024-12-31', '--version', 'v1'];
+  const refused = await build(t, argv);
+  assert.equal(refused.code, 1, refused.err);
+  assert.match(refused.err, /refused to publish, nothing changed: the 90-day insider window \(2024-10-03 to 2024-12-31\) holds no P or S trade of the inputs' Forms 4, which reach back to 2024-02-20/);
+  assert.equal(existsSync(join(out, 'CURRENT')), false);
+  assert.equal(existsSync(join(out, 'v1')), false, 'the refused version is not left behind');
+  // 2024-02-20 to 2024-12-31 counting both ends is 316 days; no filing record (submissions, SGML) is among the inputs, so the filings window stays as it was.
+  const command = /^ {2}equity-facts build (.*)$/m.exec(refused.err)?.[1];
+  assert.ok(command, refused.err);
+  assert.match(command, / --window-days 316 --filings-days 30$/);
+  const words = command.split(' ');
+  assert.deepEqual(words.slice(0, argv.length), argv, 'the given options are kept as they were');
+  const published = await build(t, words);
+  assert.equal(published.code, 0, published.err);
+  assert.match(published.err, /1 insiders/);
+  assert.equal(readFileSync(join(out, 'CURRENT'), 'utf8').trim(), 'v1');
+  const allowed = await build(t, [...argv.slice(0, -1), 'v2', '--allow-empty']);
+  assert.equal(allowed.code, 0, '--allow-empty publishes the version the windows leave empty');
+});
