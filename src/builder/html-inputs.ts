@@ -39,9 +39,10 @@ export function readHtmlInput(path: string, text: string, out: FileExtract): str
     if (!company) return 'filing index page without a company CIK';
     out.filings.push({
       cik: company.cik, company: company.name, form: page.form, accessionNo: page.accessionNo, filedAt: page.filedAt, acceptedAt: page.acceptedAt,
-      periodOfReport: page.periodOfReport, items: page.items, primaryDocument: page.documents[0]?.filename ?? null,
-      exhibit991: page.documents.find((d) => d.type.toUpperCase() === 'EX-99.1')?.filename ?? null,
-      documents: page.documents.map((d) => d.filename), source: 'index',
+      periodOfReport: page.periodOfReport, items: page.items, primaryDocument: page.documents[0]?.path ?? null,
+      exhibit991: page.documents.find((d) => d.type.toUpperCase() === 'EX-99.1')?.path ?? null,
+      // The documents by file name: an XSL rendering is its raw document's.
+      documents: [...new Set(page.documents.map((d) => d.path.replace(/^xsl[^/]*\//, '')))], source: 'index',
     });
     for (const c of page.companies) {
       out.headerProfiles.push({
