@@ -7,9 +7,9 @@
  */
 import { basename } from 'node:path';
 import { accessionFromName, padCik } from '../edgar/conventions.js';
+import { parseHeaderPage } from '../edgar/header-page.js';
 import { isIndexPage, parseIndexPage } from '../edgar/index-page.js';
 import type { FileExtract } from './file-extract.js';
-import { parseCompleteSubmission } from '../edgar/sgml.js';
 import { readSubmissionDocuments } from './submission-documents.js';
 
 /** An HTML filing document not yet placed in a filing. */
@@ -52,8 +52,8 @@ export function readHtmlInput(path: string, text: string, out: FileExtract): str
     }
     return null;
   }
-  const header = /<!--\s*(<SEC-HEADER>[\s\S]*?<\/SEC-HEADER>)/.exec(text)?.[1];
-  if (header) return readSubmissionDocuments(parseCompleteSubmission(header), out);
+  const headerPage = parseHeaderPage(text);
+  if (headerPage) return readSubmissionDocuments(headerPage, out);
   out.looseHtml.push(describeDocument(path, text));
   return null;
 }
