@@ -95,7 +95,9 @@ function readCompany([, name, ident]: RegExpMatchArray): HeaderCompany | undefin
   const title = decode(name!.split('<acronym')[0]!);
   const role = /\(([^)]+)\)\s*$/.exec(title)?.[1]?.trim() ?? '';
   const text = decode(ident!);
-  const sic = /SIC\s*:\s*(\d{4})\s*([^|]*)/.exec(text);
+  // The SIC title ends at its line break; the next line names the SEC review office
+  // (`(CF Office: 06 Technology)`), which is not part of the industry.
+  const sic = ident!.split(/<br\s*\/?>/i).map(decode).map((line) => /SIC\s*:\s*(\d{4})\s*([^|]*)/.exec(line)).find((m) => m !== null);
   const state = /State of Incorp\.: ([A-Z0-9]{2})\b/.exec(text)?.[1] ?? null;
   const fye = /Fiscal Year End: (\d{4})\b/.exec(text)?.[1] ?? null;
   return {
