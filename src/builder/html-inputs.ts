@@ -7,9 +7,9 @@
  */
 import { basename } from 'node:path';
 import { accessionFromName, padCik } from '../edgar/conventions.js';
+import { parseHeaderPage } from '../edgar/header-page.js';
 import { isIndexPage, parseIndexPage } from '../edgar/index-page.js';
 import type { FileExtract } from './file-extract.js';
-import { parseCompleteSubmission } from '../edgar/sgml.js';
 import { readSubmissionDocuments } from './submission-documents.js';
 
 /** An HTML filing document not yet placed in a filing. */
@@ -39,9 +39,10 @@ export function readHtmlInput(path: string, text: string, out: FileExtract): str
     if (!company) return 'filing index page without a company CIK';
     out.filings.push({
       cik: company.cik, company: company.name, form: page.form, accessionNo: page.accessionNo, filedAt: page.filedAt, acceptedAt: page.acceptedAt,
-      periodOfReport: page.periodOfReport, items: page.items, primaryDocument: page.documents[0]?.filename ?? null,
-      exhibit991: page.documents.find((d) => d.type.toUpperCase() === 'EX-99.1')?.filename ?? null,
-      documents: page.documents.map((d) => d.filename), source: 'index',
+      periodOfReport: page.periodOfReport, items: page.items, primaryDocument: page.documents[0]?.path ?? null,
+      exhibit991: page.documents.find((d) => d.type.toUpperCase() === 'EX-99.1')?.path ?? null,
+      // The documents by file name: an XSL rendering is its raw document's.
+      documents: [...new Set(page.documents.map((d) => d.path.replace(/^xsl[^/]*\//, '')))], source: 'index',
     });
     for (const c of page.companies) {
       out.headerProfiles.push({
@@ -51,8 +52,8 @@ export function readHtmlInput(path: string, text: string, out: FileExtract): str
     }
     return null;
   }
-  const header = /<!--\s*(<SEC-HEADER>[\s\S]*?<\/SEC-HEADER>)/.exec(text)?.[1];
-  if (header) return readSubmissionDocuments(parseCompleteSubmission(header), out);
+  const headerPage = parseHeaderPage(text);
+  if (headerPage) return readSubmissionDocuments(headerPage, out);
   out.looseHtml.push(describeDocument(path, text));
   return null;
 }

@@ -10,6 +10,7 @@ import { accessionFromName } from '../edgar/conventions.js';
 import type { Inputs, Skipped } from './inputs.js';
 import type { Company, FilingRecord, OwnershipFiling, ThirteenFFiling } from '../edgar/records.js';
 import { findInSubmissions, placeLooseHtml } from './loose-documents.js';
+import { mergeFilingRecords } from './merge-records.js';
 import { decideSubmissionsClock, readWritten, type SubmissionsClock } from '../edgar/submissions-clock.js';
 import { pushTo } from '../facts/group.js';
 
@@ -30,8 +31,6 @@ export interface Resolved {
   submissionsClocks: ({ path: string } & SubmissionsClock)[];
 }
 
-const SOURCE_RANK: Record<FilingRecord['source'], number> = { submissions: 0, sgml: 1, index: 2, 'header-json': 3, 'data-set': 4 };
-
 /**
  * Joins the inputs.
  *
@@ -48,22 +47,17 @@ export function resolveInputs(inputs: Inputs): Resolved {
       primaryDocument: header.primaryDocument, exhibit991: null, documents: header.primaryDocument ? [header.primaryDocument] : [], source: 'header-json',
     });
   }
+  // One record per accession number; those given by several inputs merged field by field (merge-records.ts).
   const filingByAccession = new Map<string, FilingRecord>();
+  const several = new Map<string, FilingRecord[]>();
   for (const record of inputs.filings) {
-    const known = filingByAccession.get(record.accessionNo);
-    if (!known || preferred(record, known, company)) {
-      // Keep what the weaker record knew and the stronger one did not.
-      const merged = known ? {
-        ...record, exhibit991: record.exhibit991 ?? known.exhibit991, acceptedAt: record.acceptedAt ?? known.acceptedAt,
-        documents: [...new Set([...record.documents, ...known.documents])],
-      } : record;
-      filingByAccession.set(record.accessionNo, merged);
-    } else {
-      known.exhibit991 ??= record.exhibit991;
-      known.acceptedAt ??= record.acceptedAt;
-      known.documents = [...new Set([...known.documents, ...record.documents])];
-    }
+    const first = filingByAccession.get(record.accessionNo);
+    if (first === undefined) filingByAccession.set(record.accessionNo, record);
+    else if (several.has(record.accessionNo)) several.get(record.accessionNo)!.push(record);
+    else several.set(record.accessionNo, [first, record]);
   }
+  const hasTicker = (cik: string): boolean => (company(cik)?.tickers.length ?? 0) > 0;
+  for (const [accessionNo, records] of several) filingByAccession.set(accessionNo, mergeFilingRecords(records, hasTicker));
   placeLooseHtml(inputs, filingByAccession);
   const ownership = resolveOwnership(inputs, filingByAccession);
   const { thirteenF, filedAtFromSignature } = resolveThirteenF(inputs, filingByAccession);
@@ -79,12 +73,6 @@ function settleSubmissionsClocks(inputs: Inputs): Resolved['submissionsClocks'] 
     for (const { record, written } of entries) record.acceptedAt = readWritten(written, clock.clock) ?? null;
     return { path, ...clock };
   });
-}
-
-function preferred(a: FilingRecord, b: FilingRecord, company: (cik: string) => Company | undefined): boolean {
-  const tickered = (r: FilingRecord): number => ((company(r.cik)?.tickers.length ?? 0) > 0 ? 0 : 1);
-  if (tickered(a) !== tickered(b)) return tickered(a) < tickered(b);
-  return SOURCE_RANK[a.source] < SOURCE_RANK[b.source];
 }
 
 function resolveOwnership(inputs: Inputs, filings: Map<string, FilingRecord>): OwnershipFiling[] {

@@ -19,8 +19,13 @@ export interface IndexPage {
   periodOfReport: string | null;
   /** Item numbers of an 8-K, in order. */
   items: string[];
-  /** The documents of the filing: sequence, type and file name (the complete submission `.txt` left out). */
-  documents: { type: string; filename: string }[];
+  /**
+   * The documents of the filing in page order (the complete submission `.txt` left out): EDGAR's
+   * document type and the row's link target inside the filing folder. The target, not the name
+   * shown: an ownership or 13F XML document is listed twice, first as its XSL rendering, shown as
+   * `name.html` but linked as `xslF345X03/name.xml`, then raw as `name.xml`.
+   */
+  documents: { type: string; path: string }[];
   companies: HeaderCompany[];
 }
 
@@ -47,9 +52,9 @@ export function parseIndexPage(html: string): IndexPage {
   const documents: IndexPage['documents'] = [];
   for (const [, row] of html.matchAll(/<tr[^>]*>\s*((?:<td[^>]*>[\s\S]*?<\/td>\s*){5})<\/tr>/g)) {
     const cells = [...row!.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((c) => c[1]!);
-    const filename = decode(cells[2] ?? '').split(' ')[0] ?? '';
+    const path = linkTarget(cells[2] ?? '', accessionNo);
     const type = decode(cells[3] ?? '');
-    if (filename && type && !filename.endsWith(`${accessionNo}.txt`)) documents.push({ type, filename });
+    if (path && type && path !== `${accessionNo}.txt`) documents.push({ type, path });
   }
   return {
     accessionNo, form, filedAt,
@@ -62,13 +67,37 @@ export function parseIndexPage(html: string): IndexPage {
   };
 }
 
+/**
+ * The document a row's link opens, as a path inside the filing folder
+ * (`/Archives/edgar/data/<cik>/<accession without dashes>/<path>`); `/ix?doc=…` (EDGAR's inline
+ * XBRL viewer) opens the document it names. Undefined where the row links no document of the
+ * folder: pages of paper-era filings link the folder itself.
+ */
+function linkTarget(cell: string, accessionNo: string): string | undefined {
+  const href = /href="([^"]*)"/i.exec(cell)?.[1];
+  if (href === undefined) return undefined;
+  const url = href.replace(/&amp;/g, '&').replace(/^\/ix\?doc=/, '').split(/[?#]/)[0]!;
+  const folder = `/${accessionNo.replace(/-/g, '')}/`;
+  const at = url.indexOf(folder);
+  if (at === -1) return undefined;
+  let path: string;
+  try {
+    path = decodeURIComponent(url.slice(at + folder.length));
+  } catch {
+    return undefined;
+  }
+  return /^[^/\s]+(\/[^/\s]+)?$/.test(path) ? path : undefined;
+}
+
 function readCompany([, name, ident]: RegExpMatchArray): HeaderCompany | undefined {
   const cik = padCik(/CIK=(\d+)/.exec(name!)?.[1]);
   if (!cik) return undefined;
   const title = decode(name!.split('<acronym')[0]!);
   const role = /\(([^)]+)\)\s*$/.exec(title)?.[1]?.trim() ?? '';
   const text = decode(ident!);
-  const sic = /SIC\s*:\s*(\d{4})\s*([^|]*)/.exec(text);
+  // The SIC title ends at its line break; the next line names the SEC review office
+  // (`(CF Office: 06 Technology)`), which is not part of the industry.
+  const sic = ident!.split(/<br\s*\/?>/i).map(decode).map((line) => /SIC\s*:\s*(\d{4})\s*([^|]*)/.exec(line)).find((m) => m !== null);
   const state = /State of Incorp\.: ([A-Z0-9]{2})\b/.exec(text)?.[1] ?? null;
   const fye = /Fiscal Year End: (\d{4})\b/.exec(text)?.[1] ?? null;
   return {

@@ -149,7 +149,14 @@ function assemble(
   };
 }
 
-function readDocuments(text: string): SubmissionDocument[] {
+/**
+ * Reads the `<DOCUMENT>` blocks of a complete submission: type, file name, description and the
+ * `<XML>` payload of each.
+ *
+ * @param text - the submission from its first `<DOCUMENT>` on (text before it is passed over).
+ * @returns the documents in order; [] where there is none.
+ */
+export function readDocuments(text: string): SubmissionDocument[] {
   const documents: SubmissionDocument[] = [];
   let at = 0;
   for (;;) {

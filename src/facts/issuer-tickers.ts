@@ -1,15 +1,20 @@
 /**
- * The company, and where it is unambiguous the ticker, of a 13F position. The inputs hold no
- * CUSIP table, so the issuer name as filed is compared with the company names of the ticker
- * files (issuer-names.ts), and only a match to exactly one company counts:
+ * The company, and where it is unambiguous the ticker, of a 13F position. A security is one
+ * company however its filers spell the issuer, so the CUSIP decides first: a CUSIP that any
+ * filer's spelling resolves to a company resolves to it for every filer, and a CUSIP whose
+ * spellings resolve to two different companies resolves for none. The inputs hold no CUSIP
+ * table, so a spelling resolves by comparing the issuer name as filed with the company names of
+ * the ticker files (issuer-names.ts), and only a match to exactly one company counts:
  * 1. the names without their legal-form words are equal (`DANAHER CORP` and `DANAHER CORP /DE/`);
  * 2. else, for a name cut at the 13F list's length, one company's name starts with it, words
  *    in one spelling or as written (`TAIWAN SEMICONDUCTOR MANUFAC`).
  * The company's ticker for the position is then the one ticker left after dropping preferred,
  * warrant, unit and right series and OTC lines (ASML rather than ASMLF); where several remain
- * (share classes), the position's class decides: a ticker with that class suffix (`BRK-B`) or
- * one of {@link SHARE_CLASS_TICKERS}. Otherwise the ticker is null, never a guess (decisions §6:
- * "13F holdings get a ticker only where the CUSIP's issuer is resolved without ambiguity").
+ * (share classes), the class decides: a ticker with that class suffix (`BRK-B`) or one of
+ * {@link SHARE_CLASS_TICKERS}. A CUSIP is one class, so the class one filer names settles the
+ * ticker for all; two filers' classes that give two tickers give none. Otherwise the ticker is
+ * null, never a guess (the service's rule: 13F holdings get a ticker only where the CUSIP's issuer
+ * is resolved without ambiguity).
  */
 import type { InfoTableEntry } from '../edgar/records.js';
 import { coreName, fullName, shareClassOf } from './issuer-names.js';
@@ -41,13 +46,58 @@ const NOT_STOCK = /\b(PFD|PREF|PREFERRED|NOTES?|BONDS?|WARRANTS?|WTS?|RIGHTS?|UN
 /** Ticker series that are not common stock: preferred (`BAC-PE`), warrants, units, rights. */
 const SERIES = /-(P[A-Z]?|WT|WS|W|U|UN|R|RT)$/;
 
+/** What the lookup reads of a 13F position: the information table's issuer, class, CUSIP and `SH`/`PRN`. */
+export type HeldSecurity = Pick<InfoTableEntry, 'issuer' | 'titleOfClass' | 'cusip' | 'sharesType'>;
+
 /**
  * Builds the lookup.
  *
  * @param tickers - the ticker files.
- * @returns a function giving the issuer of a position, or null.
+ * @param held - every position of the information tables read (any order, repeats allowed): the
+ *   spellings and classes each CUSIP is filed under. A position whose CUSIP is not among them is
+ *   resolved by its own name and class alone. Default: none.
+ * @returns a function giving the issuer of a position, or null: for a security that is not
+ *   shares of stock (`PRN`, preferred, notes, warrants…), a CUSIP two companies claim, or a
+ *   name that matches no company or several.
  */
-export function issuerLookup(tickers: TickerMap): (position: Pick<InfoTableEntry, 'issuer' | 'titleOfClass' | 'sharesType'>) => PositionIssuer | null {
+export function issuerLookup(tickers: TickerMap, held: Iterable<HeldSecurity> = []): (position: HeldSecurity) => PositionIssuer | null {
+  const companyOf = nameLookup(tickers);
+  const isStock = (p: HeldSecurity): boolean => p.sharesType === 'SH' && !NOT_STOCK.test(p.titleOfClass) && !NOT_STOCK.test(p.issuer);
+  const classOf = (p: HeldSecurity): string | null => shareClassOf(p.titleOfClass) ?? shareClassOf(p.issuer);
+  // Each CUSIP's distinct spellings and classes (a large build holds millions of positions, far fewer of these).
+  const spellings = new Map<string, HeldSecurity>();
+  for (const p of held) {
+    if (isStock(p)) spellings.set(`${p.cusip}|${p.issuer}|${p.titleOfClass}`, p);
+  }
+  const stock = [...spellings.values()];
+  // CUSIP → company, null where two companies claim it; then CUSIP → the tickers its classes give.
+  const byCusip = new Map<string, string | null>();
+  for (const p of stock) {
+    const cik = companyOf(p.issuer);
+    if (cik === null) continue;
+    byCusip.set(p.cusip, byCusip.has(p.cusip) && byCusip.get(p.cusip) !== cik ? null : cik);
+  }
+  const tickersByCusip = new Map<string, Set<string>>();
+  for (const p of stock) {
+    const cik = byCusip.get(p.cusip);
+    if (cik === undefined || cik === null) continue;
+    const ticker = tickerOfClass(cik, tickers, classOf(p));
+    if (ticker !== null) tickersByCusip.set(p.cusip, (tickersByCusip.get(p.cusip) ?? new Set()).add(ticker));
+  }
+  return (position) => {
+    if (!isStock(position)) return null;
+    if (byCusip.has(position.cusip)) {
+      const cik = byCusip.get(position.cusip)!;
+      const found = tickersByCusip.get(position.cusip);
+      return cik === null ? null : { cik, ticker: found?.size === 1 ? [...found][0]! : null };
+    }
+    const cik = companyOf(position.issuer);
+    return cik === null ? null : { cik, ticker: tickerOfClass(cik, tickers, classOf(position)) };
+  };
+}
+
+/** Issuer name as filed → the one company of the ticker files it names, or null (see the file's comment). */
+function nameLookup(tickers: TickerMap): (issuer: string) => string | null {
   const byCore = new Map<string, Set<string>>();
   const full: [string, string, string][] = [];
   for (const [cik, company] of tickers.entries()) {
@@ -56,7 +106,7 @@ export function issuerLookup(tickers: TickerMap): (position: Pick<InfoTableEntry
     full.push([fullName(company.name), fullName(company.name, false), cik]);
   }
   const cache = new Map<string, string | null>();
-  const companyOf = (issuer: string): string | null => {
+  return (issuer) => {
     if (cache.has(issuer)) return cache.get(issuer)!;
     let found: string | null = null;
     const exact = byCore.get(coreName(issuer));
@@ -69,13 +119,6 @@ export function issuerLookup(tickers: TickerMap): (position: Pick<InfoTableEntry
     }
     cache.set(issuer, found);
     return found;
-  };
-  return (position) => {
-    if (position.sharesType !== 'SH' || NOT_STOCK.test(position.titleOfClass) || NOT_STOCK.test(position.issuer)) return null;
-    const cik = companyOf(position.issuer);
-    if (cik === null) return null;
-    const shareClass = shareClassOf(position.titleOfClass) ?? shareClassOf(position.issuer);
-    return { cik, ticker: tickerOfClass(cik, tickers, shareClass) };
   };
 }
 

@@ -32,7 +32,7 @@ function tickers(): TickerMap {
 
 test('a position gets its company only without ambiguity, and its ticker only where the class is certain', () => {
   const look = issuerLookup(tickers());
-  const p = (issuer: string, titleOfClass = 'COM', sharesType = 'SH') => look({ issuer, titleOfClass, sharesType });
+  const p = (issuer: string, titleOfClass = 'COM', sharesType = 'SH') => look({ issuer, titleOfClass, cusip: '000000000', sharesType });
   assert.deepEqual(p('ALPHABET INC', 'CAP STK CL A'), { cik: '0001652044', ticker: 'GOOGL' });
   assert.deepEqual(p('ALPHABET INC', 'CAP STK CL C'), { cik: '0001652044', ticker: 'GOOG' });
   assert.deepEqual(p('ALPHABET INC', 'COM'), { cik: '0001652044', ticker: null }, 'two listed classes and no class named');
@@ -45,4 +45,23 @@ test('a position gets its company only without ambiguity, and its ticker only wh
   assert.equal(p('BANK OF AMERICA CORP', 'PFD SER L'), null, 'preferred stock is not the common');
   assert.equal(p('BANK OF AMERICA CORP', 'COM', 'PRN'), null, 'a principal amount is not shares');
   assert.equal(p('BERKSHIRE HATH'), null, 'a short name is not read as cut');
+});
+
+test('a CUSIP that one filer\'s spelling resolves resolves for every spelling, unless two companies claim it', () => {
+  const held = (issuer: string, cusip: string, titleOfClass = 'COM') => ({ issuer, titleOfClass, cusip, sharesType: 'SH' });
+  const positions = [
+    held('Bank of America Corp', '060505104'), held('BANK AMERICA CORP', '060505104'),
+    // A mistyped CUSIP shared by two companies' names: neither is guessed.
+    held('HIPPO HLDGS INC', '999999999'), held('Duke Energy Corp', '999999999'),
+    // The class one filer writes settles the ticker for the CUSIP.
+    held('ALPHABET INC', '02079K305', 'CAP STK CL A'), held('Alphabet Inc', '02079K305', 'COM'),
+  ];
+  const look = issuerLookup(tickers(), positions);
+  assert.deepEqual(look(held('BANK AMERICA CORP', '060505104')), { cik: '0000070858', ticker: 'BAC' }, 'the spelling that alone matches no company');
+  assert.deepEqual(look(held('Bank of America Corp', '060505104')), { cik: '0000070858', ticker: 'BAC' });
+  assert.equal(look(held('HIPPO HLDGS INC', '999999999')), null, 'two companies claim the CUSIP');
+  assert.deepEqual(look(held('Alphabet Inc', '02079K305', 'COM')), { cik: '0001652044', ticker: 'GOOGL' });
+  assert.equal(look({ ...held('BANK AMERICA CORP', '060505104'), sharesType: 'PRN' }), null, 'a principal amount is still not shares');
+  assert.deepEqual(look(held('Bank of America Corp', '000000000')), { cik: '0000070858', ticker: 'BAC' }, 'a CUSIP not among the holdings: by name');
+  assert.equal(issuerLookup(tickers())(held('BANK AMERICA CORP', '060505104')), null, 'without the other spelling, no company');
 });
