@@ -4,7 +4,7 @@
  * pipeline makes no notes, and the request path pays nothing for them.
  */
 import type { SentHook } from '../http/respond.js';
-import { accessLogObserver } from './access-log.js';
+import { accessLogObserver } from './access-log-line.js';
 import { openMetrics, type Metrics, type MetricsSources } from './metrics.js';
 import { combineObservers, NOTE, type NotedResponse, type ResponseObserver } from './observer.js';
 
