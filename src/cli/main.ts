@@ -14,6 +14,7 @@ import { SERVE_SETTINGS, SERVE_USAGE, ServeUsageError, readServeConfig } from '.
 import { WORKER_READY, answerMetricsRequests, runPrimary } from './cluster.js';
 import { IpcStore } from '../guard/ipc-store.js';
 import { openAccessLog } from '../ops/access-log.js';
+import { createLogger } from '../ops/logger.js';
 
 /** The commands, for a suggestion when one is mistyped. */
 const COMMANDS = ['serve', 'keys', 'build', 'fetch', 'help', 'version'];
@@ -40,6 +41,13 @@ toggles a forced-open breaker; SIGTERM/SIGINT stop accepting, answer every reque
 With --workers, signal the primary (the pid it prints): it relays them to every worker.
 `;
 
+/**
+ * `equity-facts serve`: reads the settings, then serves until SIGTERM or SIGINT. Everything it
+ * says while serving goes through one operational logger (`--log-format`); a usage error is
+ * answered with the usage text, as plain text, since the format may be what is wrong.
+ *
+ * @returns the exit code: 0 after a graceful stop, 1 when it cannot start, 2 for a usage error.
+ */
 async function serve(argv: readonly string[]): Promise<number> {
   let config;
   try {
@@ -55,22 +63,23 @@ async function serve(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${SERVE_USAGE}\n`);
     return 0;
   }
-  const { workers = 1, accessLogTarget = 'stdout', ...options } = config;
-  if (cluster.isPrimary && workers > 1) return runPrimary(config);
+  const { workers = 1, accessLogTarget = 'stdout', logFormat = 'json', ...options } = config;
+  const log = createLogger({ format: logFormat, fields: cluster.isWorker ? { worker: cluster.worker!.id } : undefined });
+  if (cluster.isPrimary && workers > 1) return runPrimary(config, log);
   let accessLog;
   try {
-    accessLog = accessLogTarget === 'off' ? undefined : openAccessLog(accessLogTarget);
+    accessLog = accessLogTarget === 'off' ? undefined : openAccessLog(accessLogTarget, log);
   } catch (error) {
-    process.stderr.write(`equity-facts serve: cannot open the access log: ${(error as Error).message}\n`);
+    log(`equity-facts serve: cannot open the access log: ${(error as Error).message}`, 'error');
     return 1;
   }
-  if (accessLog) options.accessLog = (line) => accessLog.write(line);
+  options.accessLog = accessLog;
+  options.log = log;
   if (cluster.isWorker) {
     // A worker: the primary holds the buckets unless Redis does, and serves the metrics.
     if (options.redisUrl === undefined) options.limiterStore = new IpcStore();
     if (options.metricsPort !== undefined) options.metrics = true;
     delete options.metricsPort;
-    options.log = (line) => { process.stderr.write(`[worker ${cluster.worker!.id}] ${line}\n`); };
   }
   let running;
   try {
@@ -78,7 +87,7 @@ async function serve(argv: readonly string[]): Promise<number> {
   } catch (error) {
     // A TypeError is a setting listen() refused (e.g. a headers timeout above the request timeout).
     const usage = error instanceof TypeError;
-    process.stderr.write(`equity-facts serve: ${usage ? '' : 'cannot start: '}${(error as Error).message}\n`);
+    log(`equity-facts serve: ${usage ? '' : 'cannot start: '}${(error as Error).message}`, 'error');
     return usage ? 2 : 1;
   }
   const { handler } = running;
@@ -90,24 +99,23 @@ async function serve(argv: readonly string[]): Promise<number> {
   });
   process.on('SIGUSR2', () => {
     const state = handler.breaker.toggleForced();
-    process.stderr.write(`breaker: ${state === 'forced_open' ? 'forced open by SIGUSR2' : 'forced-open state cleared by SIGUSR2'}\n`);
+    log(`breaker: ${state === 'forced_open' ? 'forced open by SIGUSR2' : 'forced-open state cleared by SIGUSR2'}`, state === 'forced_open' ? 'warn' : 'info');
   });
   const stopped = new Promise<number>((resolve) => {
     let stopping = false;
     const stop = (signal: string): void => {
       if (stopping) {
-        process.stderr.write(`${signal} again: closing the ${running.connections()} connections left now\n`);
+        log(`${signal} again: closing the ${running.connections()} connections left now`, 'warn');
         running.server.closeAllConnections();
         return;
       }
       stopping = true;
-      process.stderr.write(`${signal}: stopping; answering the requests received on ${running.connections()} connections ` +
-        `(at most ${shutdownTimeoutMs} ms; ${signal} again closes them at once)\n`);
+      log(`${signal}: stopping; answering the requests received on ${running.connections()} connections ` +
+        `(at most ${shutdownTimeoutMs} ms; ${signal} again closes them at once)`);
       void running.close().then(async (report) => {
         await accessLog?.close();
-        process.stderr.write(report.cut === 0
-          ? 'stopped: every request received was answered\n'
-          : `stopped at the shutdown timeout: closed ${report.cut} connections with answers unfinished\n`);
+        if (report.cut === 0) log('stopped: every request received was answered');
+        else log(`stopped at the shutdown timeout: closed ${report.cut} connections with answers unfinished`, 'warn');
         resolve(0);
       });
     };
@@ -119,8 +127,9 @@ async function serve(argv: readonly string[]): Promise<number> {
     process.send?.(WORKER_READY);
     return stopped;
   }
-  process.stderr.write(`equity-facts ${PACKAGE_VERSION} serving on ${running.url} (pid ${process.pid})\n`);
-  if (running.metricsUrl) process.stderr.write(`metrics on ${running.metricsUrl}/metrics\n`);
+  // The metrics address first: whoever waits for "serving on" then knows both.
+  if (running.metricsUrl) log(`metrics on ${running.metricsUrl}/metrics`);
+  log(`equity-facts ${PACKAGE_VERSION} serving on ${running.url} (pid ${process.pid})`);
   return stopped;
 }
 

@@ -1,12 +1,23 @@
 /**
- * The access log's writer (decisions §12): `--access-log stdout|FILE`. Lines come from
- * `access-log-line.ts`; this file queues them and writes them in batches.
+ * The access log's writer: `--access-log stdout|FILE`. Lines come from `access-log-line.ts`;
+ * this file queues them and writes them in batches, each line whole or not at all, and holds a
+ * bounded number of bytes whatever its reader does. Lines it cannot write are dropped and
+ * counted (`eqf_access_log_dropped_total`), and the operational log says so once.
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { createLogger, type LogSink } from './logger.js';
+
+/** Where the access log's lines go: the handler's `accessLog` option takes one. */
+export interface AccessLogSink {
+  /** Takes one line, without its newline. */
+  write(line: string): void;
+  /** Lines dropped so far (not written: a stalled reader, a full disk, a reader gone). */
+  dropped(): number;
+}
 
 /** An open access log: a sink for lines, written in batches. */
-export interface AccessLogFile {
-  /** Queues one line (newline added); written at the end of the event loop's turn. */
+export interface AccessLogFile extends AccessLogSink {
+  /** Queues one line (newline added); written within {@link FLUSH_DELAY_MS} ms. */
   write(line: string): void;
   /** Writes what is queued now. */
   flush(): void;
@@ -33,7 +44,22 @@ const FLUSH_BYTES = 32 * 1024;
 const QUEUE_BYTES = 64 * 1024;
 
 /** Longest a line waits in the queue, ms. */
-const FLUSH_DELAY_MS = 100;
+export const FLUSH_DELAY_MS = 100;
+
+/**
+ * Most bytes stdout's stream may hold for a reader that does not keep up (4 MiB, about 10,000
+ * lines; the pipe holds another 64 KiB): past it, lines are dropped. Node keeps what a pipe
+ * cannot take yet in buffers outside the JavaScript heap, where the breaker does not look, so a
+ * reader that stopped reading grew a server by 230 MB over 840,000 requests.
+ */
+export const MAX_HELD_BYTES = 4 * 1024 * 1024;
+
+/** Lines (newline bytes) in a run of queued bytes. */
+function countLines(bytes: Uint8Array): number {
+  let lines = 0;
+  for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) lines++;
+  return lines;
+}
 
 /**
  * Opens `--access-log stdout|FILE` (`off` opens nothing). Lines are queued and written in
@@ -46,48 +72,94 @@ const FLUSH_DELAY_MS = 100;
  * at most those 100 ms. A FILE is opened for appending, so several processes may share it, and
  * reopened by {@link AccessLogFile.reopen} (after logrotate moved it).
  *
+ * Nothing is held without bound and no line is cut: to stdout, a chunk that would take what the
+ * stream holds past {@link MAX_HELD_BYTES} is dropped (logged once until the stream has drained);
+ * to FILE, a write the disk takes only part of (full) is cut back to its last whole line, when
+ * the file grew by that write alone (another process's line appended meanwhile is never cut),
+ * and the rest of the batch dropped (logged once until a write succeeds again).
+ *
  * @param target - `stdout` or a file path.
- * @param log - told once when stdout fails (its reader went away); the server goes on without the log.
- * @throws the open error of FILE (e.g. EACCES, ENOENT), at once. A later write that fails (a
- *   full disk) drops its lines and is logged once until a write succeeds again.
+ * @param log - the operational log: told once when stdout fails (its reader went away; the
+ *   server goes on without the access log), falls behind, or FILE cannot be written.
+ * @throws the open error of FILE (e.g. EACCES, ENOENT), at once.
  */
-export function openAccessLog(target: string, log: (line: string) => void = (line) => { process.stderr.write(`${line}\n`); }): AccessLogFile {
+export function openAccessLog(target: string, log: LogSink = createLogger()): AccessLogFile {
   const toStdout = target === 'stdout';
   // Opened now, so that a path that cannot be written stops the start, not a request.
   let fd: number | undefined = toStdout ? undefined : openSync(target, 'a');
+  let dropped = 0;
   /** Whether the last write to FILE failed (logged once until one succeeds again). */
   let failing = false;
+  /** Whether stdout holds too much (logged once until it has drained). */
+  let stalled = false;
   // A reader that went away (\`serve | head\`, EPIPE) must not end the server: the log stops.
   let broken = false;
   if (toStdout) {
     process.stdout.on('error', (error) => {
-      if (!broken) log(`access log: stdout failed (${error.message}); no more access log lines`);
+      if (!broken) log(`access log: stdout failed (${error.message}); no more access log lines`, 'error', { error: (error as NodeJS.ErrnoException).code });
       broken = true;
     });
+    process.stdout.on('drain', () => { stalled = false; });
   }
   // Lines in UTF-8, each with its newline; the file's queue is reused after each write, stdout
   // gets the bytes and the queue is replaced (a stream may hold them after write() returns).
   let queue = Buffer.allocUnsafe(QUEUE_BYTES);
   let queued = 0;
   let timer: NodeJS.Timeout | undefined;
+
+  const writeFile = (bytes: Buffer): void => {
+    let problem: string;
+    let code: string | undefined;
+    try {
+      fd ??= openSync(target, 'a');
+      const before = fstatSync(fd).size;
+      const written = writeSync(fd, bytes);
+      if (written === bytes.length) {
+        failing = false;
+        // A queue grown for one long line is not kept.
+        if (queue.length > QUEUE_BYTES) queue = Buffer.allocUnsafe(QUEUE_BYTES);
+        return;
+      }
+      // A short write (the disk is full, or the file at its size limit): the line it cut is
+      // taken back off, so that the file holds whole lines only.
+      const whole = bytes.lastIndexOf(0x0a, written - 1) + 1;
+      if (whole < written && fstatSync(fd).size === before + written) ftruncateSync(fd, before + whole);
+      dropped += countLines(bytes.subarray(whole));
+      problem = `the disk took ${written} of ${bytes.length} bytes`;
+    } catch (error) {
+      dropped += countLines(bytes);
+      problem = (error as Error).message;
+      code = (error as NodeJS.ErrnoException).code;
+    }
+    if (!failing) log(`access log: cannot write ${target} (${problem}); lines are dropped until it can (eqf_access_log_dropped_total)`, 'error', { error: code });
+    failing = true;
+  };
+
+  const writeStdout = (chunk: Buffer): void => {
+    if (broken) {
+      dropped += countLines(chunk);
+      return;
+    }
+    if (process.stdout.writableLength + chunk.length > MAX_HELD_BYTES) {
+      dropped += countLines(chunk);
+      if (!stalled) {
+        log(`access log: stdout is not being read fast enough; lines past ${MAX_HELD_BYTES} bytes held are dropped until it catches up (eqf_access_log_dropped_total)`, 'warn',
+          { held_bytes: process.stdout.writableLength });
+      }
+      stalled = true;
+      return;
+    }
+    process.stdout.write(chunk);
+  };
+
   const flush = (): void => {
     clearTimeout(timer);
     timer = undefined;
     if (queued === 0) return;
     const bytes = queue.subarray(0, queued);
     queued = 0;
-    if (broken) return;
     if (!toStdout) {
-      try {
-        fd ??= openSync(target, 'a');
-        writeSync(fd, bytes);
-        failing = false;
-        // A queue grown for one long line is not kept.
-        if (queue.length > QUEUE_BYTES) queue = Buffer.allocUnsafe(QUEUE_BYTES);
-      } catch (error) {
-        if (!failing) log(`access log: cannot write ${target} (${(error as Error).message}); its lines are dropped until it can`);
-        failing = true;
-      }
+      writeFile(bytes);
       return;
     }
     queue = Buffer.allocUnsafe(QUEUE_BYTES);
@@ -96,10 +168,10 @@ export function openAccessLog(target: string, log: (line: string) => void = (lin
     while (bytes.length - start > MAX_PIPE_WRITE_BYTES) {
       const end = bytes.lastIndexOf(0x0a, start + MAX_PIPE_WRITE_BYTES - 1);
       const cut = end >= start ? end + 1 : bytes.indexOf(0x0a, start) + 1;
-      process.stdout.write(bytes.subarray(start, cut));
+      writeStdout(bytes.subarray(start, cut));
       start = cut;
     }
-    if (start < bytes.length) process.stdout.write(bytes.subarray(start));
+    if (start < bytes.length) writeStdout(bytes.subarray(start));
   };
   return {
     write(line) {
@@ -116,6 +188,7 @@ export function openAccessLog(target: string, log: (line: string) => void = (lin
         timer.unref();
       }
     },
+    dropped: () => dropped,
     flush,
     reopen() {
       flush();
