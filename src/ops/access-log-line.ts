@@ -31,7 +31,7 @@ let timeText = '';
 
 /**
  * The log line of one response, without its newline. Built as text, field by field, in the order
- * of decisions §12: every value is either the project's own (route paths, error codes, numbers,
+ * listed at the top of this file: every value is either the project's own (route paths, error codes, numbers,
  * normalised tickers and CIKs) or passed through `JSON.stringify` (key ids and plans from the
  * keys file, an unrouted path, the method, remote address and user agent), so the line is valid
  * JSON whatever a client sent. About a quarter of the cost of stringifying an object.
