@@ -14,6 +14,8 @@
 export { createHandler, type Handler } from './http/handler.js';
 export { listen, type ListenOptions, type RunningServer } from './server.js';
 export type { HandlerOptions } from './options.js';
+export { openAccessLog, type AccessLogFile, type AccessLogSink } from './ops/access-log.js';
+export { createLogger, type LoggerOptions, type LogSink, type LogLevel, type LogFields, type LogFormat } from './ops/logger.js';
 export { PLANS, findPlan, type Plan, type PlanId } from './plans.js';
 export { ERRORS, ApiError, type ErrorCode } from './errors.js';
 export { ROUTES, type Route } from './routes.js';

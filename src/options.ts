@@ -6,6 +6,9 @@ import { fileURLToPath } from 'node:url';
 import type { BreakerOptions } from './guard/breaker.js';
 import type { LimiterStore } from './guard/limiter-store.js';
 import type { RedisFallback } from './guard/redis-store.js';
+import type { AccessLogSink } from './ops/access-log.js';
+import { parseTrustedProxies, type TrustedProxies } from './ops/client-address.js';
+import { createLogger, type LogSink } from './ops/logger.js';
 import { didYouMean } from './suggest.js';
 
 /** The package's root folder (src/ and dist/ both sit one level below it). */
@@ -29,8 +32,12 @@ export interface HandlerOptions {
   attribution?: string;
   /** Clock in ms since the epoch, for the limiter and breaker. Default `Date.now`. */
   now?: () => number;
-  /** Receives log lines (start-up, reloads, warnings, internal errors). Default: stderr. */
-  log?: (line: string) => void;
+  /**
+   * The operational log (start-up, reloads, warnings, internal errors): receives each entry's
+   * message, level and fields (a plain `(line) => void` works too). Default: JSON lines on
+   * stderr with `time`, `level` and `msg` (see `createLogger`).
+   */
+  log?: LogSink;
   /** Poll interval for CURRENT and the keys file, ms. Default 1000; 0 turns watching off. */
   watchIntervalMs?: number;
   /** Breaker thresholds; see {@link BreakerOptions}. `sample` defaults to the process's own load. */
@@ -54,10 +61,19 @@ export interface HandlerOptions {
    */
   limiterStore?: LimiterStore;
   /**
-   * Receives one JSON line (no newline) per response (decisions §12 access log). Default: none,
-   * and the request path then does no work for it.
+   * The access log: receives one JSON line (no newline) per response, as a function, or as a
+   * sink that also counts the lines it dropped (`openAccessLog`'s, for the metric
+   * `eqf_access_log_dropped_total`). Default: none, and the request path then does no work for it.
    */
-  accessLog?: (line: string) => void;
+  accessLog?: ((line: string) => void) | AccessLogSink;
+  /**
+   * Proxies whose `X-Forwarded-For` names the client in the access log's `remote`: IPv4 or IPv6
+   * CIDRs or addresses (`10.0.0.0/8`, `fd00::/8`, `::ffff:10.0.0.0/104`), as a list or one
+   * comma-separated text. Only a connection from one of them is believed, and then the
+   * right-most address that is not itself one of them is the client. Default: none, and
+   * `remote` is always the connection's peer.
+   */
+  trustProxy?: string | readonly string[];
   /**
    * Keeps Prometheus metrics (decisions §12), read with the handler's `metrics()`. Needs the
    * optional package `prom-client`. Default false, and the request path then does no work for them.
@@ -66,7 +82,7 @@ export interface HandlerOptions {
 }
 
 /** Options after defaults and validation. */
-export type ResolvedOptions = Readonly<Required<Omit<HandlerOptions, 'breaker' | 'baseUrl' | 'attribution' | 'redisUrl' | 'limiterStore' | 'accessLog'>>> & {
+export type ResolvedOptions = Readonly<Required<Omit<HandlerOptions, 'breaker' | 'baseUrl' | 'attribution' | 'redisUrl' | 'limiterStore' | 'accessLog' | 'trustProxy'>>> & {
   readonly breaker: Partial<BreakerOptions>;
   /** The public base address, or `undefined` when none was given (then {@link DEFAULT_BASE_URL} or the address served). */
   readonly baseUrl: string | undefined;
@@ -74,7 +90,9 @@ export type ResolvedOptions = Readonly<Required<Omit<HandlerOptions, 'breaker' |
   readonly attribution: string | undefined;
   readonly redisUrl: string | undefined;
   readonly limiterStore: LimiterStore | undefined;
-  readonly accessLog: ((line: string) => void) | undefined;
+  readonly accessLog: ((line: string) => void) | AccessLogSink | undefined;
+  /** The trusted proxies, or undefined when none are. */
+  readonly trustProxy: TrustedProxies | undefined;
 };
 
 /** Base address used while none is set and the address served is not known: `listen()`'s default one. */
@@ -89,10 +107,8 @@ export const DEFAULT_LICENSE =
 /** The default `attribution`, naming the base address (decisions §5). */
 export const defaultAttribution = (baseUrl: string): string => `Written analysis by equity-facts, ${baseUrl}`;
 
-/** The default log sink: one line on stderr. */
-export const defaultLog = (line: string): void => {
-  process.stderr.write(`${line}\n`);
-};
+/** The default operational log: JSON lines on stderr. */
+export const defaultLog: LogSink = createLogger();
 
 const DEFAULTS = {
   snapshotsDir: `${PACKAGE_ROOT}snapshots`,
@@ -110,7 +126,7 @@ const DEFAULTS = {
 /** Every option name of {@link HandlerOptions}; the type check below keeps it complete. */
 export const HANDLER_OPTION_NAMES = Object.freeze([
   'snapshotsDir', 'keysFile', 'baseUrl', 'license', 'attribution', 'now', 'log', 'watchIntervalMs', 'breaker',
-  'limiterSweepIntervalMs', 'compressMinBytes', 'redisUrl', 'redisTimeoutMs', 'redisFallback', 'limiterStore', 'accessLog', 'metrics',
+  'limiterSweepIntervalMs', 'compressMinBytes', 'redisUrl', 'redisTimeoutMs', 'redisFallback', 'limiterStore', 'accessLog', 'trustProxy', 'metrics',
 ] as const satisfies readonly (keyof HandlerOptions)[]);
 
 /** Every option name of `breaker`; `now` comes from the handler's own clock. */
@@ -174,7 +190,14 @@ export function resolveOptions(options: HandlerOptions = {}): ResolvedOptions {
   if (options.limiterStore !== undefined && (typeof options.limiterStore?.take !== 'function' || typeof options.limiterStore.peek !== 'function')) {
     throw new TypeError('limiterStore must have take and peek methods');
   }
-  if (options.accessLog !== undefined && typeof options.accessLog !== 'function') throw new TypeError('accessLog must be a function');
+  if (options.accessLog !== undefined && typeof options.accessLog !== 'function'
+    && (options.accessLog === null || typeof options.accessLog !== 'object' || typeof options.accessLog.write !== 'function' || typeof options.accessLog.dropped !== 'function')) {
+    throw new TypeError('accessLog must be a function, or an object with write and dropped methods');
+  }
+  if (options.trustProxy !== undefined && typeof options.trustProxy !== 'string' && !Array.isArray(options.trustProxy)) {
+    throw new TypeError('trustProxy must be a list of CIDRs, or one text of them separated by commas');
+  }
+  const trustProxy = options.trustProxy === undefined ? undefined : parseTrustedProxies(options.trustProxy, 'trustProxy');
   if (options.metrics !== undefined && typeof options.metrics !== 'boolean') throw new TypeError('metrics must be true or false');
   if (options.breaker !== undefined) {
     if (options.breaker === null || typeof options.breaker !== 'object') throw new TypeError('breaker must be an object of thresholds');
@@ -197,6 +220,7 @@ export function resolveOptions(options: HandlerOptions = {}): ResolvedOptions {
     redisFallback: options.redisFallback ?? DEFAULTS.redisFallback,
     limiterStore: options.limiterStore,
     accessLog: options.accessLog,
+    trustProxy,
     metrics: options.metrics ?? DEFAULTS.metrics,
   });
 }

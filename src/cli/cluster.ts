@@ -13,7 +13,9 @@ import cluster, { type Worker } from 'node:cluster';
 import { Limiter } from '../guard/limiter.js';
 import { answerLimits } from '../guard/ipc-store.js';
 import { listenMetrics, type MetricsListener } from '../ops/metrics-server.js';
+import { processMetrics } from '../ops/metrics.js';
 import { PACKAGE_VERSION } from '../version.js';
+import type { LogSink } from '../ops/logger.js';
 import type { ServeConfig } from './serve-config.js';
 
 /** A primary's request for a worker's metrics, and the answer. */
@@ -38,10 +40,10 @@ const METRICS_WAIT_MS = 2000;
  *
  * @param config - the serve settings (`workers` > 1); the workers read the same flags and
  *   environment themselves.
+ * @param log - the operational log (the workers' lines carry a `worker` field; the primary's none).
  * @returns the exit code: 0 after a drain, 1 when a worker could not start.
  */
-export async function runPrimary(config: ServeConfig): Promise<number> {
-  const log = (line: string): void => { process.stderr.write(`${line}\n`); };
+export async function runPrimary(config: ServeConfig, log: LogSink): Promise<number> {
   const count = config.workers ?? 1;
   // Without Redis the primary's buckets are the only ones: every worker asks them.
   const limiter = config.redisUrl === undefined ? new Limiter() : undefined;
@@ -75,7 +77,7 @@ export async function runPrimary(config: ServeConfig): Promise<number> {
       void startMetrics().then(() => {
         log(`equity-facts ${PACKAGE_VERSION} serving on http://${host}:${port} (pid ${process.pid}) with ${count} workers, ${where}`);
       }, (error: Error) => {
-        log(`equity-facts serve: cannot start the metrics listener: ${error.message}`);
+        log(`equity-facts serve: cannot start the metrics listener: ${error.message}`, 'error');
         stop('metrics', 1);
       });
     };
@@ -87,11 +89,11 @@ export async function runPrimary(config: ServeConfig): Promise<number> {
       }
       const how = signal ? `signal ${signal}` : `code ${code}`;
       if (!wasServing) {
-        log(`worker ${worker.id} (pid ${worker.process.pid}) exited with ${how} before it served; stopping`);
+        log(`worker ${worker.id} (pid ${worker.process.pid}) exited with ${how} before it served; stopping`, 'error');
         stop('start-up failure', 1);
         return;
       }
-      log(`worker ${worker.id} (pid ${worker.process.pid}) exited with ${how}; starting another`);
+      log(`worker ${worker.id} (pid ${worker.process.pid}) exited with ${how}; starting another`, 'warn');
       fork();
     });
 
@@ -126,6 +128,7 @@ export async function runPrimary(config: ServeConfig): Promise<number> {
       const prom = await import('prom-client');
       // The primary's own figure: the keys whose buckets it holds (workers hold none).
       const own = new prom.Registry();
+      processMetrics(prom, own);
       new prom.Gauge({ name: 'eqf_limiter_keys', help: 'Keys with bucket state in memory.', registers: [own], collect() { this.set(limiter?.size ?? 0); } });
       metricsListener = await listenMetrics(config.metricsPort, config.metricsHost ?? '127.0.0.1', async () => {
         const parts = await Promise.all(Object.values(cluster.workers ?? {}).flatMap((w) => (w?.isConnected() ? [workerMetrics(w)] : [])));

@@ -14,6 +14,7 @@ import { SERVE_SETTINGS, SERVE_USAGE, ServeUsageError, readServeConfig } from '.
 import { WORKER_READY, answerMetricsRequests, runPrimary } from './cluster.js';
 import { IpcStore } from '../guard/ipc-store.js';
 import { openAccessLog } from '../ops/access-log.js';
+import { createLogger } from '../ops/logger.js';
 
 /** The commands, for a suggestion when one is mistyped. */
 const COMMANDS = ['serve', 'keys', 'build', 'fetch', 'help', 'version'];
@@ -43,6 +44,13 @@ toggles a forced-open breaker; SIGTERM/SIGINT fail /readyz (503) and keep servin
 exit 0. With --workers, signal the primary (the pid it prints): it relays them to every worker.
 `;
 
+/**
+ * `equity-facts serve`: reads the settings, then serves until SIGTERM or SIGINT. Everything it
+ * says while serving goes through one operational logger (`--log-format`); a usage error is
+ * answered with the usage text, as plain text, since the format may be what is wrong.
+ *
+ * @returns the exit code: 0 after a graceful stop, 1 when it cannot start, 2 for a usage error.
+ */
 async function serve(argv: readonly string[]): Promise<number> {
   let config;
   try {
@@ -58,22 +66,23 @@ async function serve(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${SERVE_USAGE}\n`);
     return 0;
   }
-  const { workers = 1, accessLogTarget = 'stdout', shutdownDelayMs = 0, ...options } = config;
-  if (cluster.isPrimary && workers > 1) return runPrimary(config);
+  const { workers = 1, accessLogTarget = 'stdout', shutdownDelayMs = 0, logFormat = 'json', ...options } = config;
+  const log = createLogger({ format: logFormat, fields: cluster.isWorker ? { worker: cluster.worker!.id } : undefined });
+  if (cluster.isPrimary && workers > 1) return runPrimary(config, log);
   let accessLog;
   try {
-    accessLog = accessLogTarget === 'off' ? undefined : openAccessLog(accessLogTarget);
+    accessLog = accessLogTarget === 'off' ? undefined : openAccessLog(accessLogTarget, log);
   } catch (error) {
-    process.stderr.write(`equity-facts serve: cannot open the access log: ${(error as Error).message}\n`);
+    log(`equity-facts serve: cannot open the access log: ${(error as Error).message}`, 'error');
     return 1;
   }
-  if (accessLog) options.accessLog = (line) => accessLog.write(line);
+  options.accessLog = accessLog;
+  options.log = log;
   if (cluster.isWorker) {
     // A worker: the primary holds the buckets unless Redis does, and serves the metrics.
     if (options.redisUrl === undefined) options.limiterStore = new IpcStore();
     if (options.metricsPort !== undefined) options.metrics = true;
     delete options.metricsPort;
-    options.log = (line) => { process.stderr.write(`[worker ${cluster.worker!.id}] ${line}\n`); };
   }
   let running;
   try {
@@ -81,7 +90,7 @@ async function serve(argv: readonly string[]): Promise<number> {
   } catch (error) {
     // A TypeError is a setting listen() refused (e.g. a headers timeout above the request timeout).
     const usage = error instanceof TypeError;
-    process.stderr.write(`equity-facts serve: ${usage ? '' : 'cannot start: '}${(error as Error).message}\n`);
+    log(`equity-facts serve: ${usage ? '' : 'cannot start: '}${(error as Error).message}`, 'error');
     return usage ? 2 : 1;
   }
   const { handler } = running;
@@ -93,10 +102,8 @@ async function serve(argv: readonly string[]): Promise<number> {
   });
   process.on('SIGUSR2', () => {
     const state = handler.breaker.toggleForced();
-    process.stderr.write(`breaker: ${state === 'forced_open' ? 'forced open by SIGUSR2' : 'forced-open state cleared by SIGUSR2'}\n`);
+    log(`breaker: ${state === 'forced_open' ? 'forced open by SIGUSR2' : 'forced-open state cleared by SIGUSR2'}`, state === 'forced_open' ? 'warn' : 'info');
   });
-  // A worker's lines say which worker wrote them, as its log lines do.
-  const say = (line: string): void => { process.stderr.write(cluster.isWorker ? `[worker ${cluster.worker!.id}] ${line}\n` : `${line}\n`); };
   const stopped = new Promise<number>((resolve) => {
     // The first signal fails /readyz and, with a shutdown delay, keeps serving until the delay
     // ends or a second signal comes; then the graceful stop; a signal during it closes what is left.
@@ -105,30 +112,29 @@ async function serve(argv: readonly string[]): Promise<number> {
     const gracefulStop = (why: string, signal: string): void => {
       stage = 'stopping';
       clearTimeout(delay);
-      say(`${why}: stopping; answering the requests received on ${running.connections()} connections ` +
+      log(`${why}: stopping; answering the requests received on ${running.connections()} connections ` +
         `(at most ${shutdownTimeoutMs} ms; ${signal} again closes them at once)`);
       void running.close().then(async (report) => {
         await accessLog?.close();
-        say(report.cut === 0
-          ? 'stopped: every request received was answered'
-          : `stopped at the shutdown timeout: closed ${report.cut} connections with answers unfinished`);
+        if (report.cut === 0) log('stopped: every request received was answered');
+        else log(`stopped at the shutdown timeout: closed ${report.cut} connections with answers unfinished`, 'warn');
         resolve(0);
       });
     };
     const stop = (signal: string): void => {
       if (stage === 'stopping') {
-        say(`${signal} again: closing the ${running.connections()} connections left now`);
+        log(`${signal} again: closing the ${running.connections()} connections left now`, 'warn');
         running.server.closeAllConnections();
         return;
       }
       if (stage === 'delay') {
-        say(`${signal} again: ending the shutdown delay now`);
+        log(`${signal} again: ending the shutdown delay now`);
         return gracefulStop(signal, signal);
       }
       handler.drain();
       if (shutdownDelayMs === 0) return gracefulStop(signal, signal);
       stage = 'delay';
-      say(`${signal}: /readyz answers 503; still serving for ${shutdownDelayMs} ms (--shutdown-delay-ms) so that a load balancer ` +
+      log(`${signal}: /readyz answers 503; still serving for ${shutdownDelayMs} ms (--shutdown-delay-ms) so that a load balancer ` +
         `takes this host out, then stopping (${signal} again stops now)`);
       delay = setTimeout(() => gracefulStop('shutdown delay over', signal), shutdownDelayMs);
     };
@@ -140,8 +146,9 @@ async function serve(argv: readonly string[]): Promise<number> {
     process.send?.(WORKER_READY);
     return stopped;
   }
-  process.stderr.write(`equity-facts ${PACKAGE_VERSION} serving on ${running.url} (pid ${process.pid})\n`);
-  if (running.metricsUrl) process.stderr.write(`metrics on ${running.metricsUrl}/metrics\n`);
+  // The metrics address first: whoever waits for "serving on" then knows both.
+  if (running.metricsUrl) log(`metrics on ${running.metricsUrl}/metrics`);
+  log(`equity-facts ${PACKAGE_VERSION} serving on ${running.url} (pid ${process.pid})`);
   return stopped;
 }
 

@@ -7,6 +7,8 @@ import { parseArgs } from 'node:util';
 import { CONNECTION_DEFAULTS } from '../http/connection-options.js';
 import { didYouMean } from '../suggest.js';
 import type { ListenOptions } from '../server.js';
+import { parseTrustedProxies } from '../ops/client-address.js';
+import { LOG_FORMATS, type LogFormat } from '../ops/logger.js';
 
 /** One setting of `serve`. */
 export interface ServeSetting {
@@ -15,11 +17,12 @@ export interface ServeSetting {
   readonly env: string;
   readonly option: 'port' | 'host' | 'snapshotsDir' | 'keysFile' | 'baseUrl' | 'license' | 'attribution'
     | 'maxConnections' | 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs' | 'shutdownTimeoutMs' | 'shutdownDelayMs'
-    | 'redisUrl' | 'redisTimeoutMs' | 'redisFallback' | 'workers' | 'accessLogTarget' | 'metricsPort' | 'metricsHost';
+    | 'redisUrl' | 'redisTimeoutMs' | 'redisFallback' | 'workers' | 'accessLogTarget' | 'metricsPort' | 'metricsHost'
+    | 'logFormat' | 'trustProxy';
   /**
    * How the value is read: text as given, a port, a whole number of 1 or more, or (`special`) by
-   * a rule of its own in {@link readServeConfig} (a Redis URL, the fallback policy, the worker count,
-   * the shutdown delay).
+   * a rule of its own in {@link readServeConfig} (a Redis URL, the fallback policy, the worker
+   * count, the shutdown delay, the log format, the trusted proxies).
    */
   readonly kind: 'text' | 'port' | 'count' | 'special';
   /** The value's name in the usage (`DIR`, `FILE`); `N` for numbers. */
@@ -50,6 +53,8 @@ export const SERVE_SETTINGS: readonly ServeSetting[] = [
   { flag: 'access-log', env: 'EQF_ACCESS_LOG', option: 'accessLogTarget', kind: 'text', value: 'stdout|off|FILE', fallback: 'stdout', description: 'one JSON line per response: stdout, off or a file' },
   { flag: 'metrics-port', env: 'EQF_METRICS_PORT', option: 'metricsPort', kind: 'port', fallback: 'off', description: 'serve Prometheus /metrics on this port (its own listener)' },
   { flag: 'metrics-host', env: 'EQF_METRICS_HOST', option: 'metricsHost', kind: 'text', value: 'ADDRESS', fallback: '127.0.0.1', description: 'address of the metrics listener' },
+  { flag: 'log-format', env: 'EQF_LOG_FORMAT', option: 'logFormat', kind: 'special', value: 'json|text', fallback: 'json', description: 'operational log on stderr: JSON lines (time, level, msg, fields) or plain text for a terminal' },
+  { flag: 'trust-proxy', env: 'EQF_TRUST_PROXY', option: 'trustProxy', kind: 'special', value: 'CIDR,…', fallback: 'none', description: "proxies whose X-Forwarded-For gives the access log's remote (IPv4 or IPv6 CIDRs or addresses)" },
 ];
 
 /** Most workers `--workers` accepts: far above any host's cores, a guard against a typo. */
@@ -66,6 +71,8 @@ export interface ServeConfig extends ListenOptions {
    * answering with `/readyz` at 503, before the graceful stop; absent means 0 (stop at once).
    */
   shutdownDelayMs?: number;
+  /** `--log-format`: the operational log's format; absent means `json`. */
+  logFormat?: LogFormat;
 }
 
 /** A usage problem with the serve flags or environment. */
@@ -134,6 +141,16 @@ export function readServeConfig(argv: readonly string[], env: NodeJS.ProcessEnv)
     } else if (option === 'redisFallback') {
       if (raw !== 'local' && raw !== 'closed') throw new ServeUsageError(`${source} must be local or closed, got "${raw}"`);
       out.redisFallback = raw;
+    } else if (option === 'logFormat') {
+      if (!(LOG_FORMATS as readonly string[]).includes(raw)) throw new ServeUsageError(`${source} must be ${LOG_FORMATS.join(' or ')}, got "${raw}"`);
+      out.logFormat = raw as LogFormat;
+    } else if (option === 'trustProxy') {
+      try {
+        parseTrustedProxies(raw, source);
+      } catch (error) {
+        throw new ServeUsageError((error as Error).message);
+      }
+      out.trustProxy = raw;
     } else if (option === 'redisUrl') {
       if (!/^rediss?:\/\//.test(raw) || !URL.canParse(raw)) throw new ServeUsageError(`${source} must be a redis:// or rediss:// URL`);
       out.redisUrl = raw;

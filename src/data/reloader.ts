@@ -5,6 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { unwatchFile, watchFile, type Stats } from 'node:fs';
+import type { LogSink } from '../ops/logger.js';
 
 /** How to load the resource and what to watch. */
 export interface ReloaderOptions<T> {
@@ -18,8 +19,8 @@ export interface ReloaderOptions<T> {
   watchIntervalMs: number;
   /** One-line description of a loaded value for the log, e.g. "version 2026-11-21". */
   describe: (value: T) => string;
-  /** Receives log lines. */
-  log: (line: string) => void;
+  /** The operational log. */
+  log: LogSink;
   /**
    * Optional cheap check before a reload: resolves true when the source still names the value
    * in use, so the load is skipped (a snapshot version is immutable; re-reading it is waste).
@@ -112,7 +113,7 @@ export class Reloader<T> extends EventEmitter {
       this.emit('reloaded', value);
       return true;
     } catch (error) {
-      this.options.log(`${this.options.name}: reload refused, still serving the previous one: ${(error as Error).message}`);
+      this.options.log(`${this.options.name}: reload refused, still serving the previous one: ${(error as Error).message}`, 'warn');
       this.emit('refused', error);
       return false;
     }

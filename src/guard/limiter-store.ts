@@ -6,6 +6,7 @@
 import type { Plan } from '../plans.js';
 import type { Limiter, LimitDecision } from './limiter.js';
 import { openRedisStore, type RedisFallback } from './redis-store.js';
+import type { LogSink } from '../ops/logger.js';
 
 /**
  * A decision now or later. The in-process store answers synchronously, so the pipeline stays
@@ -95,7 +96,7 @@ export interface LimitsOptions {
  * @param local - this process's own buckets (also Redis's `local` fallback).
  * @param log - receives the Redis store's switch lines.
  */
-export function openLimits(options: LimitsOptions, local: Limiter, log: (line: string) => void): { limits: LimiterStore; opening: Promise<unknown> | undefined } {
+export function openLimits(options: LimitsOptions, local: Limiter, log: LogSink): { limits: LimiterStore; opening: Promise<unknown> | undefined } {
   if (options.redisUrl === undefined) return { limits: options.limiterStore ?? local, opening: undefined };
   const opening = openRedisStore({ url: options.redisUrl, timeoutMs: options.redisTimeoutMs, fallback: options.redisFallback, local, log });
   return { limits: openingStore(opening, { store: 'redis', mode: 'unavailable' }), opening };

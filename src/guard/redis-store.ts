@@ -16,6 +16,7 @@ import type { Plan } from '../plans.js';
 import { limitDecision, type LimitDecision } from './limiter.js';
 import type { LimiterStore, LimiterStoreState } from './limiter-store.js';
 import { BUCKETS_SCRIPT, BUCKETS_SCRIPT_SHA1, bucketKeys } from './redis-script.js';
+import type { LogSink } from '../ops/logger.js';
 
 /** What a process does while Redis does not answer (decisions §11, `--redis-fallback`). */
 export type RedisFallback = 'local' | 'closed';
@@ -35,8 +36,8 @@ export interface RedisStoreOptions {
   readonly fallback: RedisFallback;
   /** This process's own buckets, which answer under the `local` policy. */
   readonly local: LimiterStore;
-  /** Receives the switch lines. */
-  readonly log: (line: string) => void;
+  /** The operational log: told of each switch. */
+  readonly log: LogSink;
   /** While in the fallback, how often Redis is asked whether it answers again, ms. @default 1000 */
   readonly probeIntervalMs?: number;
   /** Longest wait for the first connection at start-up, ms, before serving from the fallback. @default 2000 */
@@ -219,7 +220,7 @@ export class RedisStore implements LimiterStore {
     this.counters.fallbacks++;
     this.#options.log(`limits: Redis at ${this.#where} ${reason}; ${this.#options.fallback === 'local'
       ? "answering from this process's own buckets until it is back (--redis-fallback local: each process admits up to a whole plan meanwhile)"
-      : 'answering 503 service_busy until it is back (--redis-fallback closed)'}`);
+      : 'answering 503 service_busy until it is back (--redis-fallback closed)'}`, 'warn');
     this.#probe ??= setInterval(() => void this.#probeOnce(), this.#options.probeIntervalMs ?? 1000);
     this.#probe.unref();
   }

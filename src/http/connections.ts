@@ -9,6 +9,7 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { hasResponseUnderWay } from './under-way.js';
+import type { LogSink } from '../ops/logger.js';
 
 /** What the server knows of one open connection. */
 interface ConnectionState {
@@ -24,8 +25,8 @@ interface ConnectionState {
 
 /** Options of {@link Connections}. */
 export interface ConnectionsOptions {
-  /** Receives operator log lines (cap reached, accept failures). */
-  log: (line: string) => void;
+  /** The operational log: told of the cap reached and accept failures. */
+  log: LogSink;
   /** Clock in ms, to log a repeated condition at most once a minute. */
   now: () => number;
   /**
@@ -180,6 +181,6 @@ export class Connections {
     const last = this.#lastLogged.get(what);
     if (last !== undefined && now - last < REPEAT_LOG_MS) return;
     this.#lastLogged.set(what, now);
-    this.#options.log(line);
+    this.#options.log(line, 'warn');
   }
 }

@@ -109,7 +109,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
   const { now, log } = opts;
   const limiter = new Limiter({ now, sweepIntervalMs: opts.limiterSweepIntervalMs });
   const { limits, opening: storeOpening } = openLimits(opts, limiter, log);
-  const eyes = createEyes(opts.accessLog, opts.metrics);
+  const eyes = createEyes(opts.accessLog, opts.metrics, opts.trustProxy);
   const { observing } = eyes;
   const inFlight = new InFlight();
   const sampler = opts.breaker.sample ? undefined : createLoadSampler({ inFlight: () => inFlight.count });
@@ -137,7 +137,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     const failures = loads.flatMap((load) => (load.status === 'rejected' ? [load.reason as Error] : []));
     if (failures.length === 1) throw failures[0]!;
     if (failures.length > 1) throw new Error(failures.map((error) => String(error.message)).join('; '), { cause: failures });
-    if (isDemoKeysFile(opts.keysFile)) log('WARNING: serving with the demo keys (keys.demo.json); their keys are public. Use --keys for real ones.');
+    if (isDemoKeysFile(opts.keysFile)) log('WARNING: serving with the demo keys (keys.demo.json); their keys are public. Use --keys for real ones.', 'warn');
     if (opts.watchIntervalMs > 0) {
       snapshots.watch();
       keys.watch();
@@ -192,7 +192,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     servedAt(url) {
       if (!pipeline.servedAt(url)) return;
       log(`WARNING: no public base URL is set (EQF_BASE_URL, or the baseUrl option); the OpenAPI servers and the attribution name ${url}, ` +
-        'the address served. Set the address clients use.');
+        'the address served. Set the address clients use.', 'warn');
     },
     drain() {
       stopping.current = true;

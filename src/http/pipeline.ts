@@ -302,7 +302,8 @@ export function createPipeline(parts: PipelineParts): Pipeline {
       return;
     }
     // The path only: the query string may hold a key and is never logged.
-    log(`internal error ${requestId} on ${req.method} ${(req.url ?? '').split('?')[0]}: ${(error as Error).stack ?? String(error)}`);
+    log(`internal error ${requestId} on ${req.method} ${(req.url ?? '').split('?')[0]}: ${(error as Error).message}`, 'error',
+      { request_id: requestId, stack: (error as Error).stack ?? String(error) });
     if (!res.headersSent) {
       responder.sendError(req, res, new ApiError('internal_error', `Internal error; request id ${requestId}.`), firstFields(requestId));
     } else {

@@ -1,86 +1,23 @@
 /**
- * The access log (decisions §12): one JSON line per response with `time`, `request_id`,
- * `method`, `path`, the recognised parameters, `status`, `error`, `bytes`, `duration_ms`,
- * `key_id`, `plan`, `remote`. Never a key, never a header value, never an unrecognised query
- * parameter: the query enters the line only as the values that passed the parameter checks
- * (a ticker, a CIK, a limit), and a path no route knows is cut where a segment could hold a key.
+ * The access log's writer: `--access-log stdout|FILE`. Lines come from `access-log-line.ts`;
+ * this file queues them and writes them in batches, each line whole or not at all, and holds a
+ * bounded number of bytes whatever its reader does. Lines it cannot write are dropped and
+ * counted (`eqf_access_log_dropped_total`), and the operational log says so once.
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
-import type { IncomingMessage } from 'node:http';
-import type { ErrorCode } from '../errors.js';
-import { ROUTES } from '../routes.js';
-import type { RequestNote, ResponseObserver } from './observer.js';
+import { closeSync, fstatSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { createLogger, type LogSink } from './logger.js';
 
-/**
- * Longest path segment written as it is for a path that matched no route: the longest segment of
- * any route (`openapi.json`). A longer one may be a key pasted into the URL (a minted key is
- * `eqf_` + 38 characters), so it is written as `…`.
- */
-const MAX_UNROUTED_SEGMENT = Math.max(...ROUTES.flatMap((route) => route.path.split('/').map((segment) => segment.length)));
-/** Longest path written for a path that matched no route, in characters. */
-const MAX_UNROUTED_PATH = 100;
-
-/** `time` of the last line, and the millisecond it is for: lines in the same millisecond share it. */
-let timeMs = Number.NaN;
-let timeText = '';
-
-/**
- * The log line of one response, without its newline. Built as text, field by field, in the order
- * of decisions §12: every value is either the project's own (route paths, error codes, numbers,
- * normalised tickers and CIKs) or passed through `JSON.stringify` (key ids and plans from the
- * keys file, an unrouted path, the method and remote address), so the line is valid JSON
- * whatever a client sent. About a quarter of the cost of stringifying an object.
- *
- * @param req - the request (method, URL, the socket's remote address; no header is read).
- * @param note - what the pipeline learnt (see {@link RequestNote}).
- * @param status - HTTP status sent.
- * @param bytes - body bytes sent.
- * @param error - the error code, for an error envelope.
- * @param durationMs - handling time in ms (rounded to 0.001 ms).
- */
-export function accessLogLine(req: IncomingMessage, note: RequestNote, status: number, bytes: number, error: ErrorCode | undefined, durationMs: number): string {
-  if (note.time !== timeMs) {
-    timeMs = note.time;
-    timeText = new Date(timeMs).toISOString();
-  }
-  const route = note.route;
-  const query = note.query;
-  let params = 'null';
-  if (query !== undefined && route !== undefined && route.params.length > 0) {
-    // limit is a whole number; key is a normalised ticker (A-Z 0-9 -) or a 10-digit CIK.
-    params = query.key === null ? `{"limit":${query.limit}}` : `{"limit":${query.limit},"${route.params.includes('cik') ? 'cik' : 'ticker'}":"${query.key}"}`;
-  }
-  const path = route !== undefined ? route.path : JSON.stringify(unroutedPath(req.url ?? '/')).slice(1, -1);
-  const remote = req.socket.remoteAddress;
-  return `{"time":"${timeText}","request_id":"${note.requestId}","method":${JSON.stringify(req.method ?? null)},"path":"${path}","params":${params},` +
-    `"status":${status},"error":${error === undefined ? 'null' : `"${error}"`},"bytes":${bytes},"duration_ms":${Math.round(durationMs * 1000) / 1000},` +
-    `"key_id":${note.keyId === undefined ? 'null' : JSON.stringify(note.keyId)},"plan":${note.plan === undefined ? 'null' : JSON.stringify(note.plan)},` +
-    `"remote":${remote === undefined ? 'null' : JSON.stringify(remote)}}`;
-}
-
-/** The path of a URL no route matched, without its query, long segments cut (see {@link MAX_UNROUTED_SEGMENT}). */
-export function unroutedPath(url: string): string {
-  const q = url.indexOf('?');
-  const path = (q === -1 ? url : url.slice(0, q)).slice(0, MAX_UNROUTED_PATH);
-  return path.split('/').map((segment) => (segment.length > MAX_UNROUTED_SEGMENT ? '…' : segment)).join('/');
-}
-
-/**
- * An observer that writes each response's line to a sink.
- *
- * @param sink - receives one line without its newline (see {@link openAccessLog}).
- */
-export function accessLogObserver(sink: (line: string) => void): ResponseObserver {
-  return {
-    responded(req, note, status, bytes, error, durationMs) {
-      sink(accessLogLine(req, note, status, bytes, error, durationMs));
-    },
-  };
+/** Where the access log's lines go: the handler's `accessLog` option takes one. */
+export interface AccessLogSink {
+  /** Takes one line, without its newline. */
+  write(line: string): void;
+  /** Lines dropped so far (not written: a stalled reader, a full disk, a reader gone). */
+  dropped(): number;
 }
 
 /** An open access log: a sink for lines, written in batches. */
-export interface AccessLogFile {
-  /** Queues one line (newline added); written at the end of the event loop's turn. */
+export interface AccessLogFile extends AccessLogSink {
+  /** Queues one line (newline added); written within {@link FLUSH_DELAY_MS} ms. */
   write(line: string): void;
   /** Writes what is queued now. */
   flush(): void;
@@ -107,7 +44,22 @@ const FLUSH_BYTES = 32 * 1024;
 const QUEUE_BYTES = 64 * 1024;
 
 /** Longest a line waits in the queue, ms. */
-const FLUSH_DELAY_MS = 100;
+export const FLUSH_DELAY_MS = 100;
+
+/**
+ * Most bytes stdout's stream may hold for a reader that does not keep up (4 MiB, about 10,000
+ * lines; the pipe holds another 64 KiB): past it, lines are dropped. Node keeps what a pipe
+ * cannot take yet in buffers outside the JavaScript heap, where the breaker does not look, so a
+ * reader that stopped reading grew a server by 230 MB over 840,000 requests.
+ */
+export const MAX_HELD_BYTES = 4 * 1024 * 1024;
+
+/** Lines (newline bytes) in a run of queued bytes. */
+function countLines(bytes: Uint8Array): number {
+  let lines = 0;
+  for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) lines++;
+  return lines;
+}
 
 /**
  * Opens `--access-log stdout|FILE` (`off` opens nothing). Lines are queued and written in
@@ -120,48 +72,94 @@ const FLUSH_DELAY_MS = 100;
  * at most those 100 ms. A FILE is opened for appending, so several processes may share it, and
  * reopened by {@link AccessLogFile.reopen} (after logrotate moved it).
  *
+ * Nothing is held without bound and no line is cut: to stdout, a chunk that would take what the
+ * stream holds past {@link MAX_HELD_BYTES} is dropped (logged once until the stream has drained);
+ * to FILE, a write the disk takes only part of (full) is cut back to its last whole line, when
+ * the file grew by that write alone (another process's line appended meanwhile is never cut),
+ * and the rest of the batch dropped (logged once until a write succeeds again).
+ *
  * @param target - `stdout` or a file path.
- * @param log - told once when stdout fails (its reader went away); the server goes on without the log.
- * @throws the open error of FILE (e.g. EACCES, ENOENT), at once. A later write that fails (a
- *   full disk) drops its lines and is logged once until a write succeeds again.
+ * @param log - the operational log: told once when stdout fails (its reader went away; the
+ *   server goes on without the access log), falls behind, or FILE cannot be written.
+ * @throws the open error of FILE (e.g. EACCES, ENOENT), at once.
  */
-export function openAccessLog(target: string, log: (line: string) => void = (line) => { process.stderr.write(`${line}\n`); }): AccessLogFile {
+export function openAccessLog(target: string, log: LogSink = createLogger()): AccessLogFile {
   const toStdout = target === 'stdout';
   // Opened now, so that a path that cannot be written stops the start, not a request.
   let fd: number | undefined = toStdout ? undefined : openSync(target, 'a');
+  let dropped = 0;
   /** Whether the last write to FILE failed (logged once until one succeeds again). */
   let failing = false;
+  /** Whether stdout holds too much (logged once until it has drained). */
+  let stalled = false;
   // A reader that went away (\`serve | head\`, EPIPE) must not end the server: the log stops.
   let broken = false;
   if (toStdout) {
     process.stdout.on('error', (error) => {
-      if (!broken) log(`access log: stdout failed (${error.message}); no more access log lines`);
+      if (!broken) log(`access log: stdout failed (${error.message}); no more access log lines`, 'error', { error: (error as NodeJS.ErrnoException).code });
       broken = true;
     });
+    process.stdout.on('drain', () => { stalled = false; });
   }
   // Lines in UTF-8, each with its newline; the file's queue is reused after each write, stdout
   // gets the bytes and the queue is replaced (a stream may hold them after write() returns).
   let queue = Buffer.allocUnsafe(QUEUE_BYTES);
   let queued = 0;
   let timer: NodeJS.Timeout | undefined;
+
+  const writeFile = (bytes: Buffer): void => {
+    let problem: string;
+    let code: string | undefined;
+    try {
+      fd ??= openSync(target, 'a');
+      const before = fstatSync(fd).size;
+      const written = writeSync(fd, bytes);
+      if (written === bytes.length) {
+        failing = false;
+        // A queue grown for one long line is not kept.
+        if (queue.length > QUEUE_BYTES) queue = Buffer.allocUnsafe(QUEUE_BYTES);
+        return;
+      }
+      // A short write (the disk is full, or the file at its size limit): the line it cut is
+      // taken back off, so that the file holds whole lines only.
+      const whole = bytes.lastIndexOf(0x0a, written - 1) + 1;
+      if (whole < written && fstatSync(fd).size === before + written) ftruncateSync(fd, before + whole);
+      dropped += countLines(bytes.subarray(whole));
+      problem = `the disk took ${written} of ${bytes.length} bytes`;
+    } catch (error) {
+      dropped += countLines(bytes);
+      problem = (error as Error).message;
+      code = (error as NodeJS.ErrnoException).code;
+    }
+    if (!failing) log(`access log: cannot write ${target} (${problem}); lines are dropped until it can (eqf_access_log_dropped_total)`, 'error', { error: code });
+    failing = true;
+  };
+
+  const writeStdout = (chunk: Buffer): void => {
+    if (broken) {
+      dropped += countLines(chunk);
+      return;
+    }
+    if (process.stdout.writableLength + chunk.length > MAX_HELD_BYTES) {
+      dropped += countLines(chunk);
+      if (!stalled) {
+        log(`access log: stdout is not being read fast enough; lines past ${MAX_HELD_BYTES} bytes held are dropped until it catches up (eqf_access_log_dropped_total)`, 'warn',
+          { held_bytes: process.stdout.writableLength });
+      }
+      stalled = true;
+      return;
+    }
+    process.stdout.write(chunk);
+  };
+
   const flush = (): void => {
     clearTimeout(timer);
     timer = undefined;
     if (queued === 0) return;
     const bytes = queue.subarray(0, queued);
     queued = 0;
-    if (broken) return;
     if (!toStdout) {
-      try {
-        fd ??= openSync(target, 'a');
-        writeSync(fd, bytes);
-        failing = false;
-        // A queue grown for one long line is not kept.
-        if (queue.length > QUEUE_BYTES) queue = Buffer.allocUnsafe(QUEUE_BYTES);
-      } catch (error) {
-        if (!failing) log(`access log: cannot write ${target} (${(error as Error).message}); its lines are dropped until it can`);
-        failing = true;
-      }
+      writeFile(bytes);
       return;
     }
     queue = Buffer.allocUnsafe(QUEUE_BYTES);
@@ -170,10 +168,10 @@ export function openAccessLog(target: string, log: (line: string) => void = (lin
     while (bytes.length - start > MAX_PIPE_WRITE_BYTES) {
       const end = bytes.lastIndexOf(0x0a, start + MAX_PIPE_WRITE_BYTES - 1);
       const cut = end >= start ? end + 1 : bytes.indexOf(0x0a, start) + 1;
-      process.stdout.write(bytes.subarray(start, cut));
+      writeStdout(bytes.subarray(start, cut));
       start = cut;
     }
-    if (start < bytes.length) process.stdout.write(bytes.subarray(start));
+    if (start < bytes.length) writeStdout(bytes.subarray(start));
   };
   return {
     write(line) {
@@ -190,6 +188,7 @@ export function openAccessLog(target: string, log: (line: string) => void = (lin
         timer.unref();
       }
     },
+    dropped: () => dropped,
     flush,
     reopen() {
       flush();

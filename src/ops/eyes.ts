@@ -4,7 +4,9 @@
  * pipeline makes no notes, and the request path pays nothing for them.
  */
 import type { SentHook } from '../http/respond.js';
-import { accessLogObserver } from './access-log.js';
+import { accessLogObserver } from './access-log-line.js';
+import type { AccessLogSink } from './access-log.js';
+import type { TrustedProxies } from './client-address.js';
 import { openMetrics, type Metrics, type MetricsSources } from './metrics.js';
 import { combineObservers, NOTE, type NotedResponse, type ResponseObserver } from './observer.js';
 
@@ -22,11 +24,15 @@ export interface Eyes {
 }
 
 /**
- * @param accessLog - the access log's line sink, if any.
+ * @param accessLog - the access log: a function that takes each line, or a sink that also
+ *   counts the lines it dropped (for `eqf_access_log_dropped_total`); undefined for none.
  * @param metricsOn - whether to keep metrics.
+ * @param trusted - proxies whose `X-Forwarded-For` gives the access log's `remote`; default none.
  */
-export function createEyes(accessLog: ((line: string) => void) | undefined, metricsOn: boolean): Eyes {
-  let observer: ResponseObserver | undefined = accessLog ? accessLogObserver(accessLog) : undefined;
+export function createEyes(accessLog: ((line: string) => void) | AccessLogSink | undefined, metricsOn: boolean, trusted?: TrustedProxies): Eyes {
+  const sink = typeof accessLog === 'object' ? accessLog : undefined;
+  const writeLine = sink === undefined ? accessLog as ((line: string) => void) | undefined : (line: string) => sink.write(line);
+  let observer: ResponseObserver | undefined = writeLine ? accessLogObserver(writeLine, trusted) : undefined;
   let metrics: Metrics | undefined;
   const observing = accessLog !== undefined || metricsOn;
   const onSent: SentHook = (req, res, status, bytes, error) => {
@@ -38,7 +44,7 @@ export function createEyes(accessLog: ((line: string) => void) | undefined, metr
     onSent: observing ? onSent : undefined,
     openMetrics(sources) {
       if (!metricsOn) return undefined;
-      return openMetrics(sources).then((opened) => {
+      return openMetrics({ ...sources, accessLogDropped: sink === undefined ? undefined : () => sink.dropped() }).then((opened) => {
         metrics = opened;
         observer = combineObservers([observer, opened.observer]);
       });

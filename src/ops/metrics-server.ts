@@ -5,6 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { LogSink } from './logger.js';
 
 /** The exposition of one scrape. */
 export interface Exposition {
@@ -28,10 +29,10 @@ export interface MetricsListener {
  * @param port - TCP port; 0 picks a free one.
  * @param host - interface address.
  * @param scrape - collects the exposition (the process's own, or the cluster's aggregated).
- * @param log - receives a line when a scrape fails.
+ * @param log - the operational log: told when a scrape fails.
  * @throws the listen error (e.g. EADDRINUSE).
  */
-export async function listenMetrics(port: number, host: string, scrape: () => Promise<Exposition>, log: (line: string) => void): Promise<MetricsListener> {
+export async function listenMetrics(port: number, host: string, scrape: () => Promise<Exposition>, log: LogSink): Promise<MetricsListener> {
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/metrics') {
@@ -46,7 +47,7 @@ export async function listenMetrics(port: number, host: string, scrape: () => Pr
       res.writeHead(200, { 'Content-Type': exposition.contentType, 'Cache-Control': 'no-store' });
       res.end(req.method === 'HEAD' ? undefined : exposition.text);
     }, (error: unknown) => {
-      log(`metrics: scrape failed: ${(error as Error).message}`);
+      log(`metrics: scrape failed: ${(error as Error).message}`, 'error');
       res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': '1' }).end('Metrics are unavailable right now\n');
     });
   });

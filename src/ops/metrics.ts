@@ -28,6 +28,8 @@ export interface MetricsSources {
   readonly events: EventEmitter;
   readonly snapshot: () => SnapshotIndex | undefined;
   readonly inFlight: () => number;
+  /** Access-log lines dropped so far (see `access-log.ts`); absent: none. */
+  readonly accessLogDropped?: () => number;
 }
 
 /** A process's metrics. */
@@ -40,7 +42,7 @@ export interface Metrics {
   readonly contentType: string;
   /** The exposition text of this process's metrics. */
   text(): Promise<string>;
-  /** Stops the default metrics' timers. */
+  /** Stops listening to the handler's events and unregisters the metrics. */
   close(): void;
 }
 
@@ -64,8 +66,7 @@ export async function openMetrics(sources: MetricsSources): Promise<Metrics> {
   }
   const registry = new prom.Registry();
   const registers = [registry];
-  // prom-client's default process metrics are left out: three of them (nodejs_active_*_total)
-  // are gauges named like counters, which `promtool check metrics` refuses.
+  processMetrics(prom, registry);
   const { breaker, limiter, limits, events } = sources;
 
   const requests = new prom.Counter({
@@ -119,6 +120,10 @@ export async function openMetrics(sources: MetricsSources): Promise<Metrics> {
     name: 'eqf_snapshot_data_through_timestamp_seconds', help: "The served snapshot's data_through (a date, 00:00 UTC), seconds since the epoch.",
     registers, aggregator: 'max',
     collect() { this.set(epochSeconds(sources.snapshot()?.manifest.data_through)); },
+  });
+  new prom.Counter({
+    name: 'eqf_access_log_dropped_total', help: 'Access-log lines not written: stdout not read fast enough (over 4 MiB held), a write that failed (a full disk), or stdout gone.',
+    registers, collect() { this.reset(); this.inc(sources.accessLogDropped?.() ?? 0); },
   });
   const reloads = new prom.Counter({
     name: 'eqf_reloads_total', help: 'Reloads by kind (snapshot, keys) and result (reloaded, or refused: the old one kept serving).',
@@ -174,6 +179,28 @@ export async function openMetrics(sources: MetricsSources): Promise<Metrics> {
       registry.clear();
     },
   };
+}
+
+/**
+ * Gauges that prom-client's default metrics name like counters (`_total`), which `promtool check
+ * metrics` refuses; the same figures stay, by type, in `nodejs_active_handles`,
+ * `nodejs_active_requests` and `nodejs_active_resources`.
+ */
+const MISNAMED_DEFAULT_METRICS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+
+/**
+ * Registers prom-client's default metrics of the process (CPU, resident and heap memory, open
+ * file descriptors, event-loop lag, GC durations, active handles; names as prom-client's
+ * `collectDefaultMetrics` gives them, after the Prometheus client guidelines' `process_*`
+ * metrics), but for {@link MISNAMED_DEFAULT_METRICS}. They are read at scrape time, but for the
+ * event-loop delay histogram and the GC observer, which Node keeps without a timer of ours.
+ *
+ * @param prom - the loaded `prom-client`.
+ * @param registry - where to register them.
+ */
+export function processMetrics(prom: typeof import('prom-client'), registry: Registry): void {
+  prom.collectDefaultMetrics({ register: registry });
+  for (const name of MISNAMED_DEFAULT_METRICS) registry.removeSingleMetric(name);
 }
 
 /** The route label: the route's path, or `unmatched` (so a scanner's paths cannot grow the label set). */

@@ -186,7 +186,7 @@ test('EQF_SHUTDOWN_DELAY_MS: when the delay ends the graceful stop runs by itsel
 test('--shutdown-delay-ms with --workers: the primary relays the signals, every worker fails /readyz and still serves, then exit 0', { timeout: 90_000 }, async (t) => {
   const serve = await serveProcess(t, ['--workers', '2', '--shutdown-delay-ms', '600000']);
   serve.child.kill('SIGTERM');
-  await serve.printed(/\[worker \d+\] SIGTERM: \/readyz answers 503[^]*\[worker \d+\] SIGTERM: \/readyz answers 503/);
+  await serve.printed(/"msg":"SIGTERM: \/readyz answers 503[^\n]*"worker":\d+[^]*"msg":"SIGTERM: \/readyz answers 503[^\n]*"worker":\d+/);
   for (let i = 0; i < 4; i++) {
     assert.equal((await freshGet(serve.url, '/readyz')).status, 503);
     assert.equal((await freshGet(serve.url, '/api/v1/meta', { 'x-api-key': KEYS.signal })).status, 200);

@@ -48,7 +48,8 @@ test('the primary relays SIGUSR2 and SIGHUP to every worker, replaces a worker t
   assert.deepEqual(await readyStatuses(server.url, 6), new Set([200]));
 
   process.kill(pid, 'SIGHUP');
-  await logged(server, /\[worker \d+\] snapshot: still version v1/, 2);
+  // A worker's log lines carry its id.
+  await logged(server, /"msg":"snapshot: still version v1[^"]*","worker":\d+/, 2);
 
   const workerPid = Number(/worker 1 \(pid (\d+)\) serving/.exec(server.stderr.text)![1]);
   process.kill(workerPid, 'SIGKILL');

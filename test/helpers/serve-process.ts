@@ -39,18 +39,37 @@ export async function fixtureDir(t: TestContext, extraKeys: KeyRecord[] = []): P
   return { dir, snapshots: join(dir, 'snapshots'), keys: join(dir, 'keys.json') };
 }
 
+/** How {@link startServe} treats the child's stdout. */
+export interface ServeProcessOptions {
+  /**
+   * `false` leaves stdout a pipe that is never read (a stalled reader: the pipe fills and the
+   * child's writes wait); `stdout.text` stays empty. Before stopping the child, resume it
+   * (`child.stdout.resume()`), or its pending writes keep it alive. Default true.
+   */
+  readonly readStdout?: boolean;
+  /**
+   * Runs the child under a file-size limit (`ulimit -f`, KiB): a write past it is cut short,
+   * then fails with EFBIG, as on a full disk. Default: none.
+   */
+  readonly fileSizeLimitKib?: number;
+}
+
 /**
  * Starts `serve --port 0 --snapshots … --keys … ARGS` and resolves once it prints `serving on URL`.
  *
  * @throws Error with its output when it exits first.
  */
-export async function startServe(t: TestContext, fixture: { snapshots: string; keys: string }, args: string[]): Promise<ServeProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'serve', '--port', '0', '--snapshots', fixture.snapshots, '--keys', fixture.keys, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+export async function startServe(t: TestContext, fixture: { snapshots: string; keys: string }, args: string[], options: ServeProcessOptions = {}): Promise<ServeProcess> {
+  const command = [process.execPath, '--import', 'tsx', MAIN, 'serve', '--port', '0', '--snapshots', fixture.snapshots, '--keys', fixture.keys, ...args];
+  const limit = options.fileSizeLimitKib;
+  // bash counts `ulimit -f` in KiB; exec leaves the server as the child itself (signals reach it).
+  const child = limit === undefined
+    ? spawn(command[0]!, command.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn('bash', ['-c', `ulimit -f ${limit} && exec "$@"`, 'bash', ...command], { stdio: ['ignore', 'pipe', 'pipe'] });
   const stderr = { text: '' };
   const stdout = { text: '' };
-  child.stdout!.setEncoding('utf8').on('data', (text: string) => { stdout.text += text; });
+  if (options.readStdout === false) child.stdout!.pause();
+  else child.stdout!.setEncoding('utf8').on('data', (text: string) => { stdout.text += text; });
   const url = await new Promise<string>((resolve, reject) => {
     child.stderr!.setEncoding('utf8').on('data', (text: string) => {
       stderr.text += text;

@@ -1,27 +1,29 @@
 /**
- * The access log (decisions §12) through the real server: one JSON line per response with the
- * listed fields, and never a key, a header value or an unrecognised query parameter, whatever a
- * client puts where.
+ * The access log through the real server: one JSON line per response with the listed fields,
+ * and never a key, a header value other than the user agent, or an unrecognised query
+ * parameter, whatever a client puts where.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { accessLogLine, openAccessLog, unroutedPath } from '../../src/ops/access-log.js';
+import { accessLogLine, unroutedPath } from '../../src/ops/access-log-line.js';
+import { openAccessLog } from '../../src/ops/access-log.js';
 import { KEYS, startHarness, withKey } from '../helpers/harness.js';
 import { fixtureDir, startServe } from '../helpers/serve-process.js';
 import { request } from 'undici';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { exchange, get } from '../helpers/raw-http.js';
 
-const FIELDS = ['time', 'request_id', 'method', 'path', 'params', 'status', 'error', 'bytes', 'duration_ms', 'key_id', 'plan', 'remote'];
+const FIELDS = ['time', 'request_id', 'method', 'path', 'params', 'status', 'error', 'bytes', 'duration_ms', 'key_id', 'plan', 'remote', 'user_agent'];
 
-test('one JSON line per response, with the fields of decisions §12 and nothing of keys, header values or unknown parameters', async (t) => {
+test('one JSON line per response, with its fields and nothing of keys, header values but the user agent, or unknown parameters', async (t) => {
   const lines: string[] = [];
   const h = await startHarness(t, { accessLog: (line) => lines.push(line) });
   const secretHeader = 'a-header-value-that-must-not-be-logged';
   const requests: [string, Record<string, string>, string?][] = [
-    ['/api/v1/finance/filings?ticker=aapl&limit=5', { ...withKey(KEYS.signal), 'x-forwarded-for': secretHeader, 'user-agent': secretHeader }],
+    ['/api/v1/finance/filings?ticker=aapl&limit=5', { ...withKey(KEYS.signal), 'x-forwarded-for': secretHeader, 'user-agent': 'curl/8.5.0', referer: secretHeader }],
     ['/api/v1/finance/whales?cik=0001045810', withKey(KEYS.free)],
     [`/api/v1/finance/filings?api_key=${KEYS.insider}`, {}],
     [`/api/v1/finance/filings?ticker=${KEYS.founders}`, withKey(KEYS.signal)],
@@ -50,6 +52,7 @@ test('one JSON line per response, with the fields of decisions §12 and nothing 
   assert.ok(typeof good!.bytes === 'number' && good!.bytes > 0);
   assert.ok(typeof good!.duration_ms === 'number' && good!.duration_ms >= 0);
   assert.match(String(good!.remote), /127\.0\.0\.1/);
+  assert.equal(good!.user_agent, 'curl/8.5.0');
   assert.ok(!Number.isNaN(Date.parse(String(good!.time))));
   assert.deepEqual(whales!.params, { limit: 20, cik: '0001045810' });
   assert.deepEqual([keyInQuery!.status, keyInQuery!.error, keyInQuery!.key_id, keyInQuery!.params], [401, 'invalid_api_key', null, null]);
@@ -69,7 +72,7 @@ test('an unrouted path is cut to short segments, without its query', () => {
   const line = accessLogLine({ method: 'GET', url: '/x', socket: { remoteAddress: undefined } } as never,
     { requestId: 'r', time: 0, startedAt: 0, route: undefined, keyId: undefined, plan: undefined, query: undefined }, 404, 10, 'not_found', 0.0004);
   assert.deepEqual(JSON.parse(line), {
-    time: '1970-01-01T00:00:00.000Z', request_id: 'r', method: 'GET', path: '/x', params: null, status: 404, error: 'not_found', bytes: 10, duration_ms: 0, key_id: null, plan: null, remote: null,
+    time: '1970-01-01T00:00:00.000Z', request_id: 'r', method: 'GET', path: '/x', params: null, status: 404, error: 'not_found', bytes: 10, duration_ms: 0, key_id: null, plan: null, remote: null, user_agent: null,
   });
 });
 
@@ -156,4 +159,41 @@ test('serve --access-log with a path that cannot be opened stops the start namin
   await response.body.dump();
   assert.match(server.stderr.text, /access log: stdout failed \(write EPIPE\); no more access log lines/);
   assert.equal(await server.stop(), 0);
+});
+
+test('user_agent is cut to 200 characters, and quotes, backslashes, tabs and bytes above ASCII in it leave the line valid JSON', async (t) => {
+  const lines: string[] = [];
+  const h = await startHarness(t, { accessLog: (line) => lines.push(line) });
+  const hostile = `"},"status":200,"x":"\\\t\u00e9${'A'.repeat(10_000)}`;
+  const { responses } = await exchange(h.base, Buffer.from(get('/healthz', { 'User-Agent': hostile, Connection: 'close' }), 'latin1'));
+  assert.equal(responses[0]!.status, 200);
+  const entry = JSON.parse(lines.at(-1)!) as { user_agent: string; status: number };
+  assert.equal(entry.status, 200);
+  assert.equal(entry.user_agent, hostile.slice(0, 200));
+  assert.equal(entry.user_agent.length, 200);
+});
+
+test('remote is the peer, whatever X-Forwarded-For says, unless the peer is a trusted proxy; then the right-most address that is not one', async (t) => {
+  const untrusting: string[] = [];
+  const plain = await startHarness(t, { accessLog: (line) => untrusting.push(line) });
+  await plain.get('/healthz', { 'x-forwarded-for': '203.0.113.9' });
+  assert.equal((JSON.parse(untrusting[0]!) as { remote: string }).remote, '127.0.0.1');
+
+  const lines: string[] = [];
+  // The harness's client connects over IPv4 loopback; 10.0.0.0/8 are the balancer's other hops.
+  const h = await startHarness(t, { accessLog: (line) => lines.push(line), trustProxy: '127.0.0.1, 10.0.0.0/8' });
+  const cases: [string | undefined, string][] = [
+    [undefined, '127.0.0.1'],
+    ['203.0.113.9', '203.0.113.9'],
+    ['198.51.100.1, 203.0.113.9', '203.0.113.9'], // the client's own claim (left) proves nothing
+    ['203.0.113.9, 10.1.2.3', '203.0.113.9'], // a trusted hop is walked through
+    ['10.9.9.9, 10.1.2.3', '10.9.9.9'], // all trusted: the left-most
+    ['2001:db8::7', '2001:db8::7'],
+    ['not-an-address, 10.1.2.3', '10.1.2.3'], // a malformed entry: the last hop vouched for
+    ['203.0.113.9:4711', '127.0.0.1'],
+    [`${'1.1.1.1,'.repeat(500)}203.0.113.9`, '203.0.113.9'],
+    [`203.0.113.9${',10.0.0.1'.repeat(100)}`, '10.0.0.1'], // at most 32 trusted hops are walked
+  ];
+  for (const [forwardedFor] of cases) await h.get('/healthz', forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor });
+  assert.deepEqual(lines.map((line) => (JSON.parse(line) as { remote: string }).remote), cases.map(([, remote]) => remote));
 });

@@ -32,7 +32,9 @@ function samples(text: string): Map<string, number> {
     const type = /^# TYPE ([a-zA-Z_:][a-zA-Z0-9_:]*) (counter|gauge|histogram|summary|untyped)$/.exec(line);
     if (type) { types.add(type[1]!); continue; }
     if (line.startsWith('# HELP ')) continue;
-    const sample = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})? (-?[0-9.e+-]+|NaN|[+-]Inf)$/.exec(line);
+    // prom-client writes NaN as `Nan` (an event-loop lag figure before its first sample), which
+    // Prometheus's parser takes (Go's ParseFloat ignores case).
+    const sample = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})? (-?[0-9.e+-]+|NaN|Nan|[+-]Inf)$/.exec(line);
     assert.ok(sample, `not a sample line: ${line}`);
     const family = sample[1]!.replace(/_(bucket|sum|count|total)$/, '');
     assert.ok(types.has(sample[1]!) || types.has(family) || types.has(`${family}_total`), `no # TYPE before ${line}`);
@@ -46,7 +48,7 @@ async function scrape(url: string): Promise<{ status: number; type: string | und
   return { status: response.statusCode, type: response.headers['content-type'] as string | undefined, text: await response.body.text() };
 }
 
-test(`/metrics on its own port counts requests, latency, 429s, in flight, keys, breaker, snapshot and reloads, and ${HAS_PROMTOOL ? 'passes promtool check metrics' : 'parses as exposition text (promtool is not installed: apt-get install prometheus)'}`, async (t) => {
+test(`/metrics on its own port counts requests, latency, 429s, in flight, keys, breaker, snapshot and reloads, has the process's CPU, memory, event-loop lag and GC, and ${HAS_PROMTOOL ? 'passes promtool check metrics' : 'parses as exposition text (promtool is not installed: apt-get install prometheus)'}`, async (t) => {
   const h = await startHarness(t, { metricsPort: 0 });
   const metricsUrl = h.server.metricsUrl!;
   assert.notEqual(metricsUrl, h.base);
@@ -81,6 +83,13 @@ test(`/metrics on its own port counts requests, latency, 429s, in flight, keys, 
   assert.ok(values.get('eqf_snapshot_created_timestamp_seconds')! > 1.7e9);
   assert.equal(values.get('eqf_snapshot_data_through_timestamp_seconds'), Date.parse('2025-05-03') / 1000);
   assert.equal(values.has('eqf_redis_up'), false, 'no Redis metrics without Redis');
+  assert.equal(values.get('eqf_access_log_dropped_total'), 0, 'no access log here, nothing dropped');
+  // prom-client's default process metrics, by their own names.
+  assert.ok(values.get('process_cpu_seconds_total')! > 0);
+  assert.ok(values.get('process_resident_memory_bytes')! > 0);
+  assert.ok(values.get('nodejs_heap_size_used_bytes')! > 0);
+  assert.ok(values.get('nodejs_eventloop_lag_seconds')! >= 0);
+  assert.match(text, /^# TYPE nodejs_gc_duration_seconds histogram$/m);
   assert.equal((await request(`${metricsUrl}/other`)).statusCode, 404);
 });
 
@@ -105,7 +114,7 @@ test(`with Redis, /metrics shows Redis up, then down with one fallback and its a
   assert.deepEqual([values.get('eqf_redis_up'), values.get('eqf_redis_fallbacks_total'), values.get('eqf_redis_fallback_answers_total'), values.get('eqf_limiter_keys')], [0, 1, 1, 1]);
 });
 
-test('serve --workers 2 --metrics-port: the primary serves the sum of its workers and its own bucket keys', async (t) => {
+test('serve --workers 2 --metrics-port: the primary serves the sum of its workers and its own bucket keys, and every log line is JSON', async (t) => {
   const fixture = await fixtureDir(t);
   const server = await startServe(t, fixture, ['--workers', '2', '--access-log', 'off', '--metrics-port', '0']);
   const metricsUrl = /metrics on (http:\/\/\S+)\/metrics/.exec(server.stderr.text)![1]!;
@@ -122,4 +131,9 @@ test('serve --workers 2 --metrics-port: the primary serves the sum of its worker
   assert.equal(values.get('eqf_limiter_keys'), 1, "the primary's buckets");
   assert.equal(values.get('eqf_breaker_state{state="closed"}'), 2, 'one per worker');
   assert.equal(values.get('eqf_snapshot_info{version="v1"}'), 1);
+  assert.ok(values.get('process_resident_memory_bytes')! > 0, 'the processes\' memory, summed');
+  // The primary's lines and the workers' are JSON too; a worker's carry its id.
+  const entries = server.stderr.text.trimEnd().split('\n').map((line) => JSON.parse(line) as { level: string; msg: string; worker?: number });
+  assert.ok(entries.some((entry) => /with 2 workers/.test(entry.msg) && entry.worker === undefined));
+  assert.ok(entries.some((entry) => /^snapshot: loaded/.test(entry.msg) && entry.worker !== undefined));
 });

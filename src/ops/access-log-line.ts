@@ -1,0 +1,101 @@
+/**
+ * The access log's line: one JSON line per response with `time`, `request_id`, `method`, `path`,
+ * the recognised parameters, `status`, `error`, `bytes`, `duration_ms`, `key_id`, `plan`,
+ * `remote`, `user_agent`. Never a key; of header values only the user agent, cut to 200
+ * characters (and `X-Forwarded-For`'s client address, with `--trust-proxy`); never an
+ * unrecognised query parameter: the query enters the line only as the values that passed the
+ * parameter checks (a ticker, a CIK, a limit), and a path no route knows is cut where a segment
+ * could hold a key.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { ErrorCode } from '../errors.js';
+import { ROUTES } from '../routes.js';
+import { clientAddress, type TrustedProxies } from './client-address.js';
+import type { RequestNote, ResponseObserver } from './observer.js';
+
+/**
+ * Longest path segment written as it is for a path that matched no route: the longest segment of
+ * any route (`openapi.json`). A longer one may be a key pasted into the URL (a minted key is
+ * `eqf_` + 38 characters), so it is written as `…`.
+ */
+const MAX_UNROUTED_SEGMENT = Math.max(...ROUTES.flatMap((route) => route.path.split('/').map((segment) => segment.length)));
+/** Longest path written for a path that matched no route, in characters. */
+const MAX_UNROUTED_PATH = 100;
+
+/** Longest `user_agent` written, in characters (UTF-16 code units); a longer one is cut. */
+export const MAX_USER_AGENT = 200;
+
+/** `time` of the last line, and the millisecond it is for: lines in the same millisecond share it. */
+let timeMs = Number.NaN;
+let timeText = '';
+
+/**
+ * The log line of one response, without its newline. Built as text, field by field, in the order
+ * listed at the top of this file: every value is either the project's own (route paths, error codes, numbers,
+ * normalised tickers and CIKs) or passed through `JSON.stringify` (key ids and plans from the
+ * keys file, an unrouted path, the method, remote address and user agent), so the line is valid
+ * JSON whatever a client sent. About a quarter of the cost of stringifying an object.
+ *
+ * @param req - the request (method, URL, the socket's remote address, `User-Agent`, and
+ *   `X-Forwarded-For` when the socket's peer is a trusted proxy).
+ * @param note - what the pipeline learnt (see {@link RequestNote}).
+ * @param status - HTTP status sent.
+ * @param bytes - body bytes sent.
+ * @param error - the error code, for an error envelope.
+ * @param durationMs - handling time in ms (rounded to 0.001 ms).
+ * @param trusted - proxies whose `X-Forwarded-For` names the client (`--trust-proxy`); default none.
+ */
+export function accessLogLine(req: IncomingMessage, note: RequestNote, status: number, bytes: number, error: ErrorCode | undefined, durationMs: number, trusted?: TrustedProxies): string {
+  if (note.time !== timeMs) {
+    timeMs = note.time;
+    timeText = new Date(timeMs).toISOString();
+  }
+  const route = note.route;
+  const query = note.query;
+  let params = 'null';
+  if (query !== undefined && route !== undefined && route.params.length > 0) {
+    // limit is a whole number; key is a normalised ticker (A-Z 0-9 -) or a 10-digit CIK.
+    params = query.key === null ? `{"limit":${query.limit}}` : `{"limit":${query.limit},"${route.params.includes('cik') ? 'cik' : 'ticker'}":"${query.key}"}`;
+  }
+  const path = route !== undefined ? route.path : JSON.stringify(unroutedPath(req.url ?? '/')).slice(1, -1);
+  const remote = clientAddress(req.socket.remoteAddress, trusted === undefined ? undefined : forwardedFor(req), trusted);
+  const userAgent = req.headers?.['user-agent'];
+  return `{"time":"${timeText}","request_id":"${note.requestId}","method":${JSON.stringify(req.method ?? null)},"path":"${path}","params":${params},` +
+    `"status":${status},"error":${error === undefined ? 'null' : `"${error}"`},"bytes":${bytes},"duration_ms":${Math.round(durationMs * 1000) / 1000},` +
+    `"key_id":${note.keyId === undefined ? 'null' : JSON.stringify(note.keyId)},"plan":${note.plan === undefined ? 'null' : JSON.stringify(note.plan)},` +
+    `"remote":${remote === undefined ? 'null' : JSON.stringify(remote)},"user_agent":${userAgent === undefined ? 'null' : JSON.stringify(cutUserAgent(userAgent))}}`;
+}
+
+/** `X-Forwarded-For`, as Node joined it (one text), or undefined. */
+function forwardedFor(req: IncomingMessage): string | undefined {
+  const value = req.headers?.['x-forwarded-for'];
+  return Array.isArray(value) ? value.join(',') : value;
+}
+
+/** The user agent cut to {@link MAX_USER_AGENT} characters, never inside a UTF-16 surrogate pair. */
+function cutUserAgent(text: string): string {
+  if (text.length <= MAX_USER_AGENT) return text;
+  const cut = text.charCodeAt(MAX_USER_AGENT - 1) >= 0xd800 && text.charCodeAt(MAX_USER_AGENT - 1) <= 0xdbff ? MAX_USER_AGENT - 1 : MAX_USER_AGENT;
+  return text.slice(0, cut);
+}
+
+/** The path of a URL no route matched, without its query, long segments cut (see {@link MAX_UNROUTED_SEGMENT}). */
+export function unroutedPath(url: string): string {
+  const q = url.indexOf('?');
+  const path = (q === -1 ? url : url.slice(0, q)).slice(0, MAX_UNROUTED_PATH);
+  return path.split('/').map((segment) => (segment.length > MAX_UNROUTED_SEGMENT ? '…' : segment)).join('/');
+}
+
+/**
+ * An observer that writes each response's line to a sink.
+ *
+ * @param sink - receives one line without its newline (see `openAccessLog`).
+ * @param trusted - proxies whose `X-Forwarded-For` names the client; default none.
+ */
+export function accessLogObserver(sink: (line: string) => void, trusted?: TrustedProxies): ResponseObserver {
+  return {
+    responded(req, note, status, bytes, error, durationMs) {
+      sink(accessLogLine(req, note, status, bytes, error, durationMs, trusted));
+    },
+  };
+}
