@@ -1,17 +1,30 @@
 /**
  * The written fields (decisions §6): `summary` on insider, whale, filing and report rows and
  * `recap` on earnings rows, made from templates over the row's own figures. They state facts
- * only: no advice words (ADVICE_WORDS, matched case-insensitively; a sentence that would
+ * only: no advice words (ADVICE_WORDS, matched case-insensitively as whole words; a sentence that would
  * contain one, say through a company name, is dropped) and no judging adjectives.
  */
 import { ADVICE_WORDS } from '../rows/schemas.js';
 import type { EarningsRow, FilingRow, Holding, InsiderRow, ReportRow, WhaleRow } from '../rows/types.js';
 import { formatCount as count, formatPerShare, formatPrice, formatShare, formatShares, formatUsd } from './prose-numbers.js';
 
-/** Whether `text` contains an advice word (decisions §6). */
+/** An advice word or phrase as a pattern: its words separated by any spaces, then its inflections. */
+function advicePattern(word: string): string {
+  const spaced = word.replace(/ /g, '\\s+');
+  // upgrade → upgraded, upgrades, upgrading; recommend → recommends, recommendation; rating → ratings.
+  return word.endsWith('e') ? `${spaced.slice(0, -1)}(?:e|es|ed|ing)` : `${spaced}(?:s|ed|ing|ation|ations|ance)?`;
+}
+
+/**
+ * The advice words as one pattern, case-insensitive, each word or phrase (with its inflections)
+ * whole, on word boundaries: "rating" is found in "a rating" and "ratings", not in "Prairie
+ * Operating".
+ */
+const ADVICE_PATTERN = new RegExp(`\\b(?:${ADVICE_WORDS.map(advicePattern).join('|')})\\b`, 'i');
+
+/** Whether `text` contains an advice word or phrase (ADVICE_WORDS), matched as whole words. */
 export function containsAdviceWord(text: string): boolean {
-  const lower = text.toLowerCase();
-  return ADVICE_WORDS.some((word) => lower.includes(word));
+  return ADVICE_PATTERN.test(text);
 }
 
 /** Joins the sentences that are free of advice words; undefined when none is left. */
@@ -23,28 +36,39 @@ export function joinSentences(sentences: readonly (string | null | undefined)[])
 /**
  * One side of an insider row in words. Code P is an "open market or private purchase" and S an
  * "open market or private sale" (Form 4 General Instructions 8), so the words say purchase and
- * sale, with the code, never "open-market"; trades without a reported price are said to be so
- * instead of adding $0 to a sum (decisions §6: they count in n_*, not in the USD sums).
+ * sale, with the code, never "open-market". A trade whose price cell is empty is not added as $0
+ * (such trades count in n_*, not in the USD sums): where its footnote states the price, the
+ * words say the price is in a footnote; else that the form reports none.
+ *
+ * @param n - trades of the side; `withoutPrice` of them have no price, `inFootnote` of those a price in a footnote.
  */
-function side(n: number, withoutPrice: number, usd: number, code: 'P' | 'S'): string {
+function side(n: number, withoutPrice: number, inFootnote: number, usd: number, code: 'P' | 'S'): string {
   const [one, many] = code === 'P' ? ['purchase', 'purchases'] : ['sale', 'sales'];
   if (n === 0) return `no ${many} (code ${code})`;
   const counted = `${count(n, one, many)} (code ${code})`;
   if (withoutPrice === 0) return `${counted} worth ${formatUsd(usd)}`;
-  if (withoutPrice === n) return `${counted} ${n === 1 ? 'without a reported price' : 'none of them with a reported price'}`;
-  return `${counted}, ${withoutPrice.toLocaleString('en-US')} of them without a reported price and the ${(n - withoutPrice).toLocaleString('en-US')} priced worth ${formatUsd(usd)}`;
+  if (inFootnote === 0 && withoutPrice === n) return `${counted} ${n === 1 ? 'without a reported price' : 'none of them with a reported price'}`;
+  if (inFootnote === n) return `${counted} ${n === 1 ? 'with its price' : 'each with its price'} stated in a footnote, not in the price column`;
+  const whole = (k: number): string => k.toLocaleString('en-US');
+  const parts = [
+    n > withoutPrice ? `the ${whole(n - withoutPrice)} priced worth ${formatUsd(usd)}` : null,
+    inFootnote > 0 ? `${whole(inFootnote)} with the price stated in a footnote, not in the price column` : null,
+    withoutPrice > inFootnote ? `${whole(withoutPrice - inFootnote)} without a reported price` : null,
+  ].filter((p): p is string => p !== null);
+  return `${counted}: ${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
 }
 
 /** Summary of an insider row. */
 export function insiderSummary(row: InsiderRow): string | undefined {
-  const top = row.notable[0];
+  const top = row.notable.find((t) => t.price_usd !== null && t.value_usd !== null);
   const unpriced = (row.n_buys_without_price ?? 0) + (row.n_sells_without_price ?? 0);
   return joinSentences([
     `From ${row.window_start} to ${row.window_end}, reporting owners of ${row.company} (${row.ticker}) reported on Form 4: ` +
-      `${side(row.n_buys, row.n_buys_without_price ?? 0, row.buy_usd, 'P')}; ${side(row.n_sells, row.n_sells_without_price ?? 0, row.sell_usd, 'S')}.`,
+      `${side(row.n_buys, row.n_buys_without_price ?? 0, row.n_buys_price_in_footnote ?? 0, row.buy_usd, 'P')}; ` +
+      `${side(row.n_sells, row.n_sells_without_price ?? 0, row.n_sells_price_in_footnote ?? 0, row.sell_usd, 'S')}.`,
     row.n_buys + row.n_sells > unpriced ? `Net value of the priced trades: ${formatUsd(row.net_usd)}.` : null,
     row.n_buys > 0 ? `${count(row.n_insiders_buying, 'reporting owner')} bought (a joint filing counts as one).` : null,
-    top ? `The largest priced trade was a ${top.code === 'P' ? 'purchase' : 'sale'} of ${formatShares(top.shares)} shares at ${formatPrice(top.price_usd)} by ${top.insider} (${top.role}) on ${top.date}, worth ${formatUsd(top.value_usd)}.` : null,
+    top ? `The largest priced trade was a ${top.code === 'P' ? 'purchase' : 'sale'} of ${formatShares(top.shares)} shares at ${formatPrice(top.price_usd!)} by ${top.insider} (${top.role}) on ${top.date}, worth ${formatUsd(top.value_usd!)}.` : null,
     row.cluster_buying ? `At least ${row.cluster_rule.min_insiders} reporting owners bought within ${row.cluster_rule.span_days} days.` : null,
   ]);
 }

@@ -12,9 +12,9 @@ const insider: InsiderRow = {
   cluster_rule: { codes: ['P'], min_insiders: 3, span_days: 30 },
   notable: [
     { insider: 'Doe Jane', role: 'Chief Executive Officer, Director', code: 'S', value_usd: 900_000, date: '2025-03-03',
-      shares: 6000, price_usd: 150, plan_10b5_1: true, accession_no: '0001604821-25-000031' },
+      shares: 6000, price_usd: 150, plan_10b5_1: true, accession_no: '0001604821-25-000031', price_in_footnote: false },
     { insider: 'Roe Richard', role: 'Director', code: 'P', value_usd: 150_000, date: '2024-02-29',
-      shares: 1000, price_usd: 150, plan_10b5_1: null, accession_no: '0001604821-25-000012' },
+      shares: 1000, price_usd: 150, plan_10b5_1: null, accession_no: '0001604821-25-000012', price_in_footnote: false },
   ],
   summary: 'Two insiders bought shares worth 250,000 USD; four sales totalled 1,500,000.50 USD.',
 };
