@@ -119,6 +119,22 @@ export function reportSummary(row: ReportRow): string | undefined {
     latest.length > 0 ? `Latest filings: ${latest.join(', ')}.` : null,
     row.insiders ? `From ${row.insiders.window_start} to ${row.insiders.window_end}, Form 4 purchases and sales (codes P and S) with a reported price netted ${formatUsd(row.insiders.net_usd)} (${count(row.insiders.n_buys, 'purchase')}, ${count(row.insiders.n_sells, 'sale')} in all).` : null,
     row.earnings ? `Latest earnings release filed ${row.earnings.filed_at}${row.earnings.fiscal_period && row.earnings.fiscal_year ? ` for fiscal ${row.earnings.fiscal_period === 'FY' ? 'year' : row.earnings.fiscal_period} ${row.earnings.fiscal_year}` : ''}.` : null,
-    row.institutional ? `${count(row.institutional.n_filers, 'filer')} of Form 13F in this snapshot reported holdings worth ${formatUsd(row.institutional.total_value_usd)}.` : null,
+    row.institutional ? institutionalSentence(row.institutional) : null,
   ]);
+}
+
+/** How many periods of report a report's summary names; the others are counted. */
+const NAMED_PERIODS = 3;
+
+/**
+ * The 13F holdings of a report in words, per period of report (each filer's latest): filers
+ * report on different quarters, so the sentence never adds values of different periods.
+ */
+function institutionalSentence(held: NonNullable<ReportRow['institutional']>): string {
+  const periods = held.periods ?? [];
+  if (periods.length === 0) return `${count(held.n_filers, 'filer')} of Form 13F in this snapshot reported holdings.`;
+  const named = periods.slice(0, NAMED_PERIODS).map((p) => `${formatUsd(p.total_value_usd)} for the period ending ${p.period_of_report} (${count(p.n_filers, 'filer')})`);
+  const others = periods.slice(NAMED_PERIODS).reduce((n, p) => n + p.n_filers, 0);
+  return `${count(held.n_filers, 'filer')} of Form 13F in this snapshot reported holdings in their latest reports: ${named.join('; ')}` +
+    `${others > 0 ? `; and ${count(others, 'filer')} for earlier periods` : ''}.`;
 }

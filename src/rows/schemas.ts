@@ -183,12 +183,18 @@ export const REPORT_ROW: Schema = obj({
   }, [], 'latest earnings release')),
   institutional: nullable(obj({
     n_filers: int('13F filers holding the company in the snapshot'),
-    total_value_usd: num('their combined value in USD', { minimum: 0 }),
+    total_value_usd: num('their combined value in USD, each filer in its latest period of report, whichever it is (see periods)', { minimum: 0 }),
+    periods: arr(obj({
+      period_of_report: date('a period of report that some filer\'s latest report covers'),
+      n_filers: int('filers whose latest period this is'),
+      total_value_usd: num('their combined value in USD', { minimum: 0 }),
+    }), 'the filers and their value per period of report, latest period first: filers report on different quarters. ' +
+      'Every build writes it; optional only so that snapshots built before it still load'),
     top_filers: arr(obj({
       cik: cik('filer CIK'), filer: str(), period_of_report: date(),
       shares: num(undefined, { minimum: 0 }), value_usd: num(undefined, { minimum: 0 }),
     }), 'largest holders by value', 10),
-  }, [], 'holdings by the 13F filers in the snapshot')),
+  }, ['periods'], 'holdings by the 13F filers in the snapshot, each filer\'s latest period')),
   summary,
 }, ['summary', 'tickers'], 'factual profile of one company with a ticker and at least one filing known by the snapshot\'s as-of date ' +
   '(from submissions JSON, filing headers, Forms 3/4/5, 13F reports or XBRL company facts). Profile fields come from the submissions JSON, ' +

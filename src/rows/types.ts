@@ -205,7 +205,10 @@ export interface ReportRow {
   earnings: { filed_at: IsoDate; fiscal_year: number | null; fiscal_period: FiscalPeriod; figures: EarningsFigures } | null;
   institutional: {
     n_filers: number;
+    /** Sum over each filer's latest period, whatever the period: see `periods`. */
     total_value_usd: number;
+    /** Filers and value per period of report (each filer's latest), latest period first. */
+    periods: { period_of_report: IsoDate; n_filers: number; total_value_usd: number }[];
     top_filers: { cik: string; filer: string; period_of_report: IsoDate; shares: number; value_usd: number }[];
   } | null;
   summary?: string;

@@ -173,3 +173,46 @@ test('the OpenAPI document states the joint-filing rule and the meaning of code 
   assert.match(insider.description!, /open market or private purchase/);
   assert.match(insider.properties.n_insiders_buying!.description!, /joint filing counts once/);
 });
+
+/**
+ * Per filer, the test set's 13F reports whose file or folder names the accession number (a folder
+ * without one, Bard's, cannot be placed on EDGAR): period of report and whether it holds `cusip`.
+ */
+function raw13f(cusip: string): Map<string, { period: string; holds: boolean }[]> {
+  const byAccession = new Map<string, string[]>();
+  for (const path of rawFiles('13f')) {
+    if (!/\.(xml|txt|nc)$/.test(path) || path.startsWith('13f/docs/')) continue;
+    const key = /\d{10}-\d{2}-\d{6}/.exec(path)?.[0];
+    if (!key) continue;
+    byAccession.set(key, [...(byAccession.get(key) ?? []), rawText(path)]);
+  }
+  const out = new Map<string, { period: string; holds: boolean }[]>();
+  for (const texts of byAccession.values()) {
+    const all = texts.join('\n');
+    const period = /<periodOfReport>(\d{2})-(\d{2})-(\d{4})</.exec(all);
+    const cik = /<cik>\s*0*(\d+)\s*<\/cik>/i.exec(all);
+    if (!period || !cik) continue;
+    const filer = cik[1]!.padStart(10, '0');
+    out.set(filer, [...(out.get(filer) ?? []), { period: `${period[3]}-${period[1]}-${period[2]}`, holds: all.includes(`>${cusip}<`) }]);
+  }
+  return out;
+}
+
+test(skip ? `institutional periods (${skip})` : 'a report\'s institutional holdings are each filer\'s latest period, totalled per period and said per period, never one sum across periods', { skip }, async () => {
+  const { rows } = await realBuild(EVERYTHING);
+  const expected = new Map<string, number>();
+  for (const reports of raw13f('037833100').values()) {
+    const latest = reports.reduce((a, b) => (b.period > a.period ? b : a));
+    if (latest.holds) expected.set(latest.period, (expected.get(latest.period) ?? 0) + 1);
+  }
+  assert.ok(expected.size >= 3, 'the test set\'s holders of Apple report different periods');
+  const aapl = rows.reports.find((r) => r.ticker === 'AAPL')!;
+  const periods = aapl.institutional!.periods;
+  assert.deepEqual(periods.map((p) => [p.period_of_report, p.n_filers]), [...expected].sort((a, b) => (a[0] < b[0] ? 1 : -1)));
+  for (const p of periods) {
+    const filers = aapl.institutional!.top_filers.filter((f) => f.period_of_report === p.period_of_report);
+    assert.equal(p.total_value_usd, Math.round(filers.reduce((sum, f) => sum + f.value_usd * 100, 0)) / 100, p.period_of_report);
+    assert.ok(aapl.summary!.includes(`${usdText(p.total_value_usd)} for the period ending ${p.period_of_report}`), `${p.period_of_report}: ${aapl.summary}`);
+  }
+  assert.ok(!aapl.summary!.includes(usdText(aapl.institutional!.total_value_usd)), 'no sum across periods in words');
+});
