@@ -103,10 +103,26 @@ export function earningsRecap(row: EarningsRow): string | undefined {
   ]);
 }
 
-/** Summary of a filing row. */
+/**
+ * Forms that the company a filing is listed under need not have filed: a Form 3, 4 or 5 is filed
+ * by the reporting owner, a Form 144 by the person for whose account the securities are sold, and
+ * a Schedule 13D or 13G by the beneficial owner; EDGAR lists each under the issuer (the subject
+ * company) as well as under the filer.
+ */
+const FILED_BY_ANOTHER = /^(?:[345]|144|SC 13[DG]|SCHEDULE 13[DG])(?:\/A)?$/;
+
+/**
+ * Summary of a filing row. The row names the company EDGAR lists the filing under, not its
+ * filer, so a form that another person files on the company (FILED_BY_ANOTHER) is worded as
+ * naming the company, never as filed by it.
+ */
 export function filingSummary(row: FilingRow): string | undefined {
+  const company = `${row.company}${row.ticker ? ` (${row.ticker})` : ''}`;
+  const period = row.period_of_report ? ` for the period ending ${row.period_of_report}` : '';
   return joinSentences([
-    `${row.company}${row.ticker ? ` (${row.ticker})` : ''} filed Form ${row.form} on ${row.filed_at}${row.period_of_report ? ` for the period ending ${row.period_of_report}` : ''}.`,
+    FILED_BY_ANOTHER.test(row.form)
+      ? `A Form ${row.form} naming ${company} was filed on ${row.filed_at}${period}.`
+      : `${company} filed Form ${row.form} on ${row.filed_at}${period}.`,
     row.items.length > 0 ? `Items reported: ${row.items.join(', ')}.` : null,
   ]);
 }

@@ -216,3 +216,18 @@ test(skip ? `institutional periods (${skip})` : 'a report\'s institutional holdi
   }
   assert.ok(!aapl.summary!.includes(usdText(aapl.institutional!.total_value_usd)), 'no sum across periods in words');
 });
+
+test(skip ? `who filed (${skip})` : 'a filing row of Forms 3/4/5, 144 or Schedule 13D/G never says that the company it is listed under filed it', { skip }, async () => {
+  const { rows } = await realBuild(EVERYTHING);
+  // Apple's submissions JSON lists the Forms 4 of its officers and directors: Apple is their issuer, not their filer.
+  const recent = rawJson('submissions/CIK0000320193.json').filings.recent as { accessionNumber: string[]; form: string[] };
+  const form4s = new Set(recent.accessionNumber.filter((_, i) => recent.form[i] === '4'));
+  const apple = rows.filings.filter((r) => r.cik === '0000320193' && form4s.has(r.accession_no));
+  assert.ok(apple.length > 100, `${apple.length} Apple Form 4 rows`);
+  for (const row of apple) {
+    assert.doesNotMatch(row.summary!, /^Apple Inc\. \(AAPL\) filed/, row.accession_no);
+    assert.match(row.summary!, new RegExp(`^A Form 4 naming Apple Inc\\. \\(AAPL\\) was filed on ${row.filed_at}`), row.accession_no);
+  }
+  const others = rows.filings.filter((r) => /^(?:[345](?:\/A)?|144(?:\/A)?|SC 13[DG](?:\/A)?|SCHEDULE 13[DG](?:\/A)?)$/.test(r.form));
+  for (const row of others) assert.ok(!row.summary!.startsWith(`${row.company}`), `${row.form} ${row.accession_no}: ${row.summary}`);
+});
