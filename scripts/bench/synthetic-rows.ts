@@ -176,10 +176,10 @@ export function makeInsider(random: Random, company: Company & { ticker: string 
     notable.push({
       insider: `${WORDS[randomInt(random, WORDS.length)]} ${String.fromCharCode(65 + randomInt(random, 26))}.`, role: ROLES[randomInt(random, ROLES.length)]!,
       code, value_usd: value, date: through, shares, price_usd: price, plan_10b5_1: random() < 0.5,
-      accession_no: accessionOf(company.cik, through, sequence * 8 + i),
+      accession_no: accessionOf(company.cik, through, sequence * 8 + i), price_in_footnote: false,
     });
   }
-  notable.sort((a, b) => b.value_usd - a.value_usd);
+  notable.sort((a, b) => b.value_usd! - a.value_usd!);
   const buys = notable.filter((trade) => trade.code === 'P').length;
   const start = new Date(Date.parse(`${through}T00:00:00Z`) - 89 * 86_400_000).toISOString().slice(0, 10);
   const net = Math.round((buy - sell) * 100) / 100;

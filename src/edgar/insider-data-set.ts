@@ -97,6 +97,7 @@ export function readNonDerivativeTransaction(c: TsvColumns, row: readonly string
     transaction: {
       code: code.toUpperCase(), date, shares: shares ?? null, price: price ?? null,
       sharesText: shares === undefined ? null : sharesText, priceText: price === undefined ? null : priceText,
+      priceInFootnote: false,
     },
   };
 }

@@ -1,12 +1,14 @@
 /**
  * Forms 3, 4 and 5 as `ownershipDocument` XML (EDGAR Ownership XML Technical Specification,
  * schemas X0203–X0609): issuer, reporting owners and their relationship, Table I
- * (non-derivative) transactions and the Rule 10b5-1(c) checkbox `aff10b5One` (added April 2023).
+ * (non-derivative) transactions with the footnotes that state their price, and the Rule 10b5-1(c)
+ * checkbox `aff10b5One` (added April 2023).
  * The XML carries neither accession number nor filing date; the caller supplies them.
  */
 import { isoDate, normaliseTicker, padCik } from './conventions.js';
+import { statesTransactionPrice } from './footnote-price.js';
 import type { OwnershipFiling, OwnershipTransaction, ReportingOwner } from './records.js';
-import { child, children, parseXml, text, xmlBoolean, xmlNumber, type XmlNode } from './xml.js';
+import { child, children, parseXml, text, xmlBoolean, xmlNumber, type XmlNode, type XmlValue } from './xml.js';
 
 /** Whether `xml` is an ownershipDocument (cheap test on the text). */
 export const isOwnershipXml = (xml: string): boolean => xml.includes('<ownershipDocument');
@@ -40,8 +42,11 @@ export function readOwnershipDocument(root: XmlNode, accessionNo: string, filedA
   if (!issuerCik) throw new Error('ownershipDocument without issuerCik');
   if (!periodOfReport) throw new Error('ownershipDocument without periodOfReport');
   if (!documentType) throw new Error('ownershipDocument without documentType');
+  const pricedFootnotes = new Set(children(child(doc, 'footnotes'), 'footnote')
+    .filter((f) => typeof f['@id'] === 'string' && statesTransactionPrice(text(f) ?? ''))
+    .map((f) => f['@id'] as string));
   const transactions = children(child(doc, 'nonDerivativeTable'), 'nonDerivativeTransaction')
-    .map(readTransaction)
+    .map((node) => readTransaction(node, pricedFootnotes))
     .filter((t): t is OwnershipTransaction => t !== undefined);
   const checkbox = xmlBoolean(text(doc, 'aff10b5One'));
   return {
@@ -72,7 +77,27 @@ function readOwner(node: XmlNode): ReportingOwner {
   };
 }
 
-function readTransaction(node: XmlNode): OwnershipTransaction | undefined {
+/** The ids of every footnote attached (`<footnoteId id="F1"/>`) anywhere under `node`. */
+function footnoteIds(node: XmlValue, out: string[] = []): string[] {
+  if (typeof node === 'string') return out;
+  if (Array.isArray(node)) {
+    for (const item of node) footnoteIds(item, out);
+    return out;
+  }
+  for (const [name, value] of Object.entries(node)) {
+    if (name === 'footnoteId') for (const mark of Array.isArray(value) ? value : [value]) {
+      if (typeof mark === 'object' && !Array.isArray(mark) && typeof mark['@id'] === 'string') out.push(mark['@id']);
+    } else if (name !== '@id' && name !== '#text') footnoteIds(value, out);
+  }
+  return out;
+}
+
+/**
+ * One Table I line.
+ *
+ * @param pricedFootnotes - ids of the document's footnotes that state a price per share or unit.
+ */
+function readTransaction(node: XmlNode, pricedFootnotes: ReadonlySet<string>): OwnershipTransaction | undefined {
   const code = text(node, 'transactionCoding', 'transactionCode');
   const date = isoDate(text(node, 'transactionDate', 'value'));
   if (!code || !date) return undefined;
@@ -86,6 +111,7 @@ function readTransaction(node: XmlNode): OwnershipTransaction | undefined {
     price: price ?? null,
     sharesText: shares === undefined ? null : text(amounts, 'transactionShares', 'value')!.replace(/,/g, ''),
     priceText: price === undefined ? null : text(amounts, 'transactionPricePerShare', 'value')!.replace(/,/g, ''),
+    priceInFootnote: price === undefined && pricedFootnotes.size > 0 && footnoteIds(node).some((id) => pricedFootnotes.has(id)),
   };
 }
 

@@ -78,6 +78,13 @@ export interface OwnershipTransaction {
   sharesText: string | null;
   /** `transactionPricePerShare` as filed (decimal text), for exact arithmetic; null where absent. */
   priceText: string | null;
+  /**
+   * Whether the price cell is empty and a footnote attached to the line (or its price cell)
+   * states the price per share or unit of the transaction (footnote-price.ts; a conversion or
+   * exercise price is not one). False where the price cell holds a price, and for lines read from
+   * SEC's Insider Transactions Data Sets, whose footnotes the builder does not read.
+   */
+  priceInFootnote: boolean;
 }
 
 /** A Form 3/4/5 ownershipDocument with the filing facts found around it. */

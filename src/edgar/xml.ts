@@ -3,7 +3,9 @@
  * parser): one pass builds a small tree with namespace prefixes dropped (13F information tables
  * come with a default namespace or an `ns1:`/`n1:` prefix; cover pages mix a default namespace
  * with `com:`) and every value kept as text, so that CUSIPs such as `037833100` and CIKs keep
- * their leading zeros. Attributes, comments and processing instructions are passed over.
+ * their leading zeros. Comments, processing instructions and attributes are passed over, except an
+ * `id` attribute, kept under `@id` (Ownership XML's footnotes `<footnote id="F1">` and the marks that
+ * attach them, `<footnoteId id="F1"/>`): an element with one is always a node.
  * Loaded only by `equity-facts build`.
  */
 import { SaxesParser } from 'saxes';
@@ -18,6 +20,8 @@ interface Frame {
   node: XmlNode;
   text: string;
   hasChildren: boolean;
+  /** The element's `id` attribute, if any. */
+  id?: string;
 }
 
 /**
@@ -43,7 +47,11 @@ export function parseXml(text: string): XmlNode {
   parser.on('opentag', (tag) => {
     stack[stack.length - 1]!.hasChildren = true;
     const colon = tag.name.indexOf(':');
-    stack.push({ name: colon === -1 ? tag.name : tag.name.slice(colon + 1), node: {}, text: '', hasChildren: false });
+    const id = (tag.attributes as Record<string, string | { value: string }>).id;
+    stack.push({
+      name: colon === -1 ? tag.name : tag.name.slice(colon + 1), node: {}, text: '', hasChildren: false,
+      ...(id === undefined ? {} : { id: typeof id === 'string' ? id : id.value }),
+    });
   });
   parser.on('text', (chunk) => {
     const frame = stack[stack.length - 1]!;
@@ -57,7 +65,8 @@ export function parseXml(text: string): XmlNode {
     const frame = stack.pop()!;
     const text = frame.text.trim();
     let value: XmlValue;
-    if (frame.hasChildren) {
+    if (frame.id !== undefined) frame.node['@id'] = frame.id;
+    if (frame.hasChildren || frame.id !== undefined) {
       value = frame.node;
       if (text !== '') frame.node['#text'] = text;
     } else {

@@ -3,7 +3,9 @@
  * purchase") and sales (code S, "open market or private sale"; SEC Form 4 General Instructions
  * 8) of Table I of Forms 4 and 4/A with a transaction date inside the window. Value = shares ×
  * price per share, exact; each sum is rounded once to the cent. A transaction without a price
- * counts in `n_buys`/`n_sells` and in `n_*_without_price` only. A 4/A that carries
+ * counts in `n_buys`/`n_sells` and in `n_*_without_price` only, and in `n_*_price_in_footnote` too
+ * where the line's price cell is empty and an attached footnote states the price per share or unit
+ * (such a trade is listed in `notable` after the priced ones, with null price and value). A 4/A that carries
  * non-derivative transactions replaces the earlier filings of the same reporting owner, issuer
  * and period of report; a 4/A without them changes nothing. A joint filing (several reporting
  * owners on one form) reports one set of transactions, so it counts once, credited to its first
@@ -104,9 +106,9 @@ export function computeInsiderRows(filings: readonly OwnershipFiling[], options:
       const entry = byIssuer.get(filing.issuerCik) ?? { filing, trades: [] };
       entry.trades.push({
         insider: owner.name, role: ownerRole(owner), code: t.code as 'P' | 'S',
-        value_usd: exact ? toNumber(cents(exact)) : 0, date: t.date, shares: t.shares ?? 0,
-        price_usd: t.price ?? 0, plan_10b5_1: filing.plan10b51, accession_no: filing.accessionNo,
-        ownerCik: owner.cik || owner.name, exact,
+        value_usd: exact ? toNumber(cents(exact)) : null, date: t.date, shares: t.shares ?? 0,
+        price_usd: t.price, plan_10b5_1: filing.plan10b51, accession_no: filing.accessionNo,
+        price_in_footnote: t.priceInFootnote, ownerCik: owner.cik || owner.name, exact,
       });
       byIssuer.set(filing.issuerCik, entry);
     }
@@ -128,16 +130,19 @@ export function computeInsiderRows(filings: readonly OwnershipFiling[], options:
     const sellUsd = sum(sells);
     const netUsd = toNumber(subtractDecimal(buyUsd, sellUsd));
     const purchases: Purchase[] = buys.map((t) => ({ ownerCik: t.ownerCik, date: t.date }));
-    const notable = trades
-      .filter((t) => t.exact !== null && t.value_usd > 0)
-      .sort((a, b) => b.value_usd - a.value_usd || (a.date < b.date ? 1 : a.date > b.date ? -1 : 0) || (a.accession_no < b.accession_no ? 1 : -1))
-      .slice(0, 5)
-      .map(({ ownerCik: _owner, exact: _exact, ...trade }) => trade);
+    const later = (a: (typeof trades)[number], b: (typeof trades)[number]): number => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0) || (a.accession_no < b.accession_no ? 1 : -1);
+    // Priced trades by value, then those whose price only a footnote gives (no value to rank them by), latest first.
+    const notable = [
+      ...trades.filter((t) => t.exact !== null && t.value_usd! > 0).sort((a, b) => b.value_usd! - a.value_usd! || later(a, b)),
+      ...trades.filter((t) => t.exact === null && t.price_in_footnote).sort(later),
+    ].slice(0, 5).map(({ ownerCik: _owner, exact: _exact, ...trade }) => (trade.price_in_footnote ? { ...trade, price_usd: null } : trade));
     rows.push({
       type: 'insider', ticker: issuer.ticker, tickers: issuer.tickers, cik, company: issuer.name, window_days: options.windowDays,
       window_start: windowStart, window_end: options.asOf, net_usd: netUsd, buy_usd: toNumber(buyUsd),
       sell_usd: toNumber(sellUsd), n_buys: buys.length, n_sells: sells.length,
       n_buys_without_price: buys.filter((t) => t.exact === null).length, n_sells_without_price: sells.filter((t) => t.exact === null).length,
+      n_buys_price_in_footnote: buys.filter((t) => t.exact === null && t.price_in_footnote).length,
+      n_sells_price_in_footnote: sells.filter((t) => t.exact === null && t.price_in_footnote).length,
       n_insiders_buying: new Set(purchases.map((p) => p.ownerCik)).size,
       cluster_buying: isClusterBuying(purchases, DEFAULT_CLUSTER_RULE),
       cluster_rule: { ...DEFAULT_CLUSTER_RULE, codes: [...DEFAULT_CLUSTER_RULE.codes] }, notable,

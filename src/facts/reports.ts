@@ -2,7 +2,8 @@
  * Report rows (decisions §6): one factual profile per company with a ticker and at least one
  * known filing, combining its profile (companies.ts), its latest filing and latest 10-K, 10-Q
  * and 8-K (known-filings.ts), its insider row, its latest earnings row and the holdings that
- * the 13F filers in the snapshot reported in any of its share classes.
+ * the 13F filers in the snapshot reported in any of its share classes, each filer's latest
+ * period, totalled per period of report.
  */
 import type { EarningsRow, InsiderRow, LatestFiling, ReportRow } from '../rows/types.js';
 import { fromNumber, sumDecimals, toNumber } from './decimal.js';
@@ -61,6 +62,7 @@ export function computeReportRows(input: ReportInputs): { rows: ReportRow[]; wit
       institutional: held.length > 0 ? {
         n_filers: held.length,
         total_value_usd: toNumber(sumDecimals(held.map((h) => fromNumber(h.value_usd)))),
+        periods: byPeriod(held),
         top_filers: [...held].sort((a, b) => b.value_usd - a.value_usd || (a.cik < b.cik ? -1 : 1)).slice(0, 10),
       } : null,
     });
@@ -75,6 +77,19 @@ function latestOf(cik: string, filings: readonly KnownFiling[], form: string): L
 }
 
 type Holder = { cik: string; filer: string; period_of_report: string; shares: number; value_usd: number };
+
+/**
+ * The holders totalled per period of report, latest period first: filers report on different
+ * quarters (each filer's latest period is used), and a sum across quarters is no holding at any
+ * date, so each period is stated apart.
+ */
+function byPeriod(held: readonly Holder[]): NonNullable<ReportRow['institutional']>['periods'] {
+  const periods = new Map<string, Holder[]>();
+  for (const h of held) pushTo(periods, h.period_of_report, h);
+  return [...periods].sort(([a], [b]) => (a < b ? 1 : -1)).map(([period, list]) => ({
+    period_of_report: period, n_filers: list.length, total_value_usd: toNumber(sumDecimals(list.map((h) => fromNumber(h.value_usd)))),
+  }));
+}
 
 /**
  * Per issuer CIK, each filer's holding in its latest period: the shares and value of every

@@ -1,17 +1,30 @@
 /**
  * The written fields (decisions §6): `summary` on insider, whale, filing and report rows and
  * `recap` on earnings rows, made from templates over the row's own figures. They state facts
- * only: no advice words (ADVICE_WORDS, matched case-insensitively; a sentence that would
+ * only: no advice words (ADVICE_WORDS, matched case-insensitively as whole words; a sentence that would
  * contain one, say through a company name, is dropped) and no judging adjectives.
  */
 import { ADVICE_WORDS } from '../rows/schemas.js';
 import type { EarningsRow, FilingRow, Holding, InsiderRow, ReportRow, WhaleRow } from '../rows/types.js';
 import { formatCount as count, formatPerShare, formatPrice, formatShare, formatShares, formatUsd } from './prose-numbers.js';
 
-/** Whether `text` contains an advice word (decisions §6). */
+/** An advice word or phrase as a pattern: its words separated by any spaces, then its inflections. */
+function advicePattern(word: string): string {
+  const spaced = word.replace(/ /g, '\\s+');
+  // upgrade → upgraded, upgrades, upgrading; recommend → recommends, recommendation; rating → ratings.
+  return word.endsWith('e') ? `${spaced.slice(0, -1)}(?:e|es|ed|ing)` : `${spaced}(?:s|ed|ing|ation|ations|ance)?`;
+}
+
+/**
+ * The advice words as one pattern, case-insensitive, each word or phrase (with its inflections)
+ * whole, on word boundaries: "rating" is found in "a rating" and "ratings", not in "Prairie
+ * Operating".
+ */
+const ADVICE_PATTERN = new RegExp(`\\b(?:${ADVICE_WORDS.map(advicePattern).join('|')})\\b`, 'i');
+
+/** Whether `text` contains an advice word or phrase (ADVICE_WORDS), matched as whole words. */
 export function containsAdviceWord(text: string): boolean {
-  const lower = text.toLowerCase();
-  return ADVICE_WORDS.some((word) => lower.includes(word));
+  return ADVICE_PATTERN.test(text);
 }
 
 /** Joins the sentences that are free of advice words; undefined when none is left. */
@@ -23,28 +36,39 @@ export function joinSentences(sentences: readonly (string | null | undefined)[])
 /**
  * One side of an insider row in words. Code P is an "open market or private purchase" and S an
  * "open market or private sale" (Form 4 General Instructions 8), so the words say purchase and
- * sale, with the code, never "open-market"; trades without a reported price are said to be so
- * instead of adding $0 to a sum (decisions §6: they count in n_*, not in the USD sums).
+ * sale, with the code, never "open-market". A trade whose price cell is empty is not added as $0
+ * (such trades count in n_*, not in the USD sums): where its footnote states the price, the
+ * words say the price is in a footnote; else that the form reports none.
+ *
+ * @param n - trades of the side; `withoutPrice` of them have no price, `inFootnote` of those a price in a footnote.
  */
-function side(n: number, withoutPrice: number, usd: number, code: 'P' | 'S'): string {
+function side(n: number, withoutPrice: number, inFootnote: number, usd: number, code: 'P' | 'S'): string {
   const [one, many] = code === 'P' ? ['purchase', 'purchases'] : ['sale', 'sales'];
   if (n === 0) return `no ${many} (code ${code})`;
   const counted = `${count(n, one, many)} (code ${code})`;
   if (withoutPrice === 0) return `${counted} worth ${formatUsd(usd)}`;
-  if (withoutPrice === n) return `${counted} ${n === 1 ? 'without a reported price' : 'none of them with a reported price'}`;
-  return `${counted}, ${withoutPrice.toLocaleString('en-US')} of them without a reported price and the ${(n - withoutPrice).toLocaleString('en-US')} priced worth ${formatUsd(usd)}`;
+  if (inFootnote === 0 && withoutPrice === n) return `${counted} ${n === 1 ? 'without a reported price' : 'none of them with a reported price'}`;
+  if (inFootnote === n) return `${counted} ${n === 1 ? 'with its price' : 'each with its price'} stated in a footnote, not in the price column`;
+  const whole = (k: number): string => k.toLocaleString('en-US');
+  const parts = [
+    n > withoutPrice ? `the ${whole(n - withoutPrice)} priced worth ${formatUsd(usd)}` : null,
+    inFootnote > 0 ? `${whole(inFootnote)} with the price stated in a footnote, not in the price column` : null,
+    withoutPrice > inFootnote ? `${whole(withoutPrice - inFootnote)} without a reported price` : null,
+  ].filter((p): p is string => p !== null);
+  return `${counted}: ${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
 }
 
 /** Summary of an insider row. */
 export function insiderSummary(row: InsiderRow): string | undefined {
-  const top = row.notable[0];
+  const top = row.notable.find((t) => t.price_usd !== null && t.value_usd !== null);
   const unpriced = (row.n_buys_without_price ?? 0) + (row.n_sells_without_price ?? 0);
   return joinSentences([
     `From ${row.window_start} to ${row.window_end}, reporting owners of ${row.company} (${row.ticker}) reported on Form 4: ` +
-      `${side(row.n_buys, row.n_buys_without_price ?? 0, row.buy_usd, 'P')}; ${side(row.n_sells, row.n_sells_without_price ?? 0, row.sell_usd, 'S')}.`,
+      `${side(row.n_buys, row.n_buys_without_price ?? 0, row.n_buys_price_in_footnote ?? 0, row.buy_usd, 'P')}; ` +
+      `${side(row.n_sells, row.n_sells_without_price ?? 0, row.n_sells_price_in_footnote ?? 0, row.sell_usd, 'S')}.`,
     row.n_buys + row.n_sells > unpriced ? `Net value of the priced trades: ${formatUsd(row.net_usd)}.` : null,
     row.n_buys > 0 ? `${count(row.n_insiders_buying, 'reporting owner')} bought (a joint filing counts as one).` : null,
-    top ? `The largest priced trade was a ${top.code === 'P' ? 'purchase' : 'sale'} of ${formatShares(top.shares)} shares at ${formatPrice(top.price_usd)} by ${top.insider} (${top.role}) on ${top.date}, worth ${formatUsd(top.value_usd)}.` : null,
+    top ? `The largest priced trade was a ${top.code === 'P' ? 'purchase' : 'sale'} of ${formatShares(top.shares)} shares at ${formatPrice(top.price_usd!)} by ${top.insider} (${top.role}) on ${top.date}, worth ${formatUsd(top.value_usd!)}.` : null,
     row.cluster_buying ? `At least ${row.cluster_rule.min_insiders} reporting owners bought within ${row.cluster_rule.span_days} days.` : null,
   ]);
 }
@@ -79,10 +103,26 @@ export function earningsRecap(row: EarningsRow): string | undefined {
   ]);
 }
 
-/** Summary of a filing row. */
+/**
+ * Forms that the company a filing is listed under need not have filed: a Form 3, 4 or 5 is filed
+ * by the reporting owner, a Form 144 by the person for whose account the securities are sold, and
+ * a Schedule 13D or 13G by the beneficial owner; EDGAR lists each under the issuer (the subject
+ * company) as well as under the filer.
+ */
+const FILED_BY_ANOTHER = /^(?:[345]|144|SC 13[DG]|SCHEDULE 13[DG])(?:\/A)?$/;
+
+/**
+ * Summary of a filing row. The row names the company EDGAR lists the filing under, not its
+ * filer, so a form that another person files on the company (FILED_BY_ANOTHER) is worded as
+ * naming the company, never as filed by it.
+ */
 export function filingSummary(row: FilingRow): string | undefined {
+  const company = `${row.company}${row.ticker ? ` (${row.ticker})` : ''}`;
+  const period = row.period_of_report ? ` for the period ending ${row.period_of_report}` : '';
   return joinSentences([
-    `${row.company}${row.ticker ? ` (${row.ticker})` : ''} filed Form ${row.form} on ${row.filed_at}${row.period_of_report ? ` for the period ending ${row.period_of_report}` : ''}.`,
+    FILED_BY_ANOTHER.test(row.form)
+      ? `A Form ${row.form} naming ${company} was filed on ${row.filed_at}${period}.`
+      : `${company} filed Form ${row.form} on ${row.filed_at}${period}.`,
     row.items.length > 0 ? `Items reported: ${row.items.join(', ')}.` : null,
   ]);
 }
@@ -95,6 +135,22 @@ export function reportSummary(row: ReportRow): string | undefined {
     latest.length > 0 ? `Latest filings: ${latest.join(', ')}.` : null,
     row.insiders ? `From ${row.insiders.window_start} to ${row.insiders.window_end}, Form 4 purchases and sales (codes P and S) with a reported price netted ${formatUsd(row.insiders.net_usd)} (${count(row.insiders.n_buys, 'purchase')}, ${count(row.insiders.n_sells, 'sale')} in all).` : null,
     row.earnings ? `Latest earnings release filed ${row.earnings.filed_at}${row.earnings.fiscal_period && row.earnings.fiscal_year ? ` for fiscal ${row.earnings.fiscal_period === 'FY' ? 'year' : row.earnings.fiscal_period} ${row.earnings.fiscal_year}` : ''}.` : null,
-    row.institutional ? `${count(row.institutional.n_filers, 'filer')} of Form 13F in this snapshot reported holdings worth ${formatUsd(row.institutional.total_value_usd)}.` : null,
+    row.institutional ? institutionalSentence(row.institutional) : null,
   ]);
+}
+
+/** How many periods of report a report's summary names; the others are counted. */
+const NAMED_PERIODS = 3;
+
+/**
+ * The 13F holdings of a report in words, per period of report (each filer's latest): filers
+ * report on different quarters, so the sentence never adds values of different periods.
+ */
+function institutionalSentence(held: NonNullable<ReportRow['institutional']>): string {
+  const periods = held.periods ?? [];
+  if (periods.length === 0) return `${count(held.n_filers, 'filer')} of Form 13F in this snapshot reported holdings.`;
+  const named = periods.slice(0, NAMED_PERIODS).map((p) => `${formatUsd(p.total_value_usd)} for the period ending ${p.period_of_report} (${count(p.n_filers, 'filer')})`);
+  const others = periods.slice(NAMED_PERIODS).reduce((n, p) => n + p.n_filers, 0);
+  return `${count(held.n_filers, 'filer')} of Form 13F in this snapshot reported holdings in their latest reports: ${named.join('; ')}` +
+    `${others > 0 ? `; and ${count(others, 'filer')} for earlier periods` : ''}.`;
 }

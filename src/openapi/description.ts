@@ -70,7 +70,7 @@ function writtenFieldsText(): string {
   return `Written fields are ${fields}. On plans without written summaries (${factsOnly}) they are absent: ` +
     'the key is not in the row, never `null`. On the other plans they are present where one exists and absent where none exists. ' +
     'Summaries are facts in words, made from the row\'s own figures when the snapshot was built. They never contain advice words: ' +
-    `${ADVICE_WORDS.map((word) => `"${word}"`).join(', ')} (matched case-insensitively).`;
+    `${ADVICE_WORDS.map((word) => `"${word}"`).join(', ')} (matched case-insensitively as whole words with their inflections: "ratings" counts, "Operating" does not).`;
 }
 
 /**

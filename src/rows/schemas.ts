@@ -23,13 +23,16 @@ const notableTrade = obj({
   insider: str('reporting owner name as filed'),
   role: str('officer title if an officer, else "Director", else "10% Owner", else "Other"; several joined with ", "'),
   code: oneOf(COUNTED_TRANSACTION_CODES, 'Form 4 transaction code (General Instructions 8): P open market or private purchase, S open market or private sale'),
-  value_usd: usd('shares times price per share'),
+  value_usd: nullable(usd('shares times price per share, rounded to the cent; null where the price is in a footnote only')),
   date: date('transaction date'),
   shares: num('number of shares', { minimum: 0 }),
-  price_usd: num('price per share in USD', { minimum: 0 }),
+  price_usd: nullable(num('price per share in USD; null where the price is in a footnote only', { minimum: 0 })),
   plan_10b5_1: nullable(bool('whether the Rule 10b5-1(c) box is checked; null where the form predates the checkbox (April 2023)')),
   accession_no: accessionNo(),
-}, [], 'one P or S trade');
+  price_in_footnote: bool('true where the price cell of the line is empty and a footnote attached to the line (or its price cell) states the ' +
+    'price per share or unit of the transaction (a conversion or exercise price is not one); price_usd and value_usd are then null. ' +
+    'Every build writes it; optional here only so that snapshots built before it still load'),
+}, ['price_in_footnote'], 'one P or S trade');
 
 const clusterRule = obj({
   codes: arr(oneOf(COUNTED_TRANSACTION_CODES), 'transaction codes that count as buying'),
@@ -54,12 +57,14 @@ export const INSIDER_ROW: Schema = obj({
   n_sells: int('number of S transactions, priced or not'),
   n_buys_without_price: int('P transactions without a reported price (price in a footnote only): in n_buys, not in buy_usd'),
   n_sells_without_price: int('S transactions without a reported price: in n_sells, not in sell_usd'),
+  n_buys_price_in_footnote: int('of n_buys_without_price, the P transactions whose price cell is empty and whose footnote states the price per share or unit'),
+  n_sells_price_in_footnote: int('of n_sells_without_price, the S transactions whose price cell is empty and whose footnote states the price per share or unit'),
   n_insiders_buying: int('distinct reporting owners with a P transaction; a joint filing counts once, as its first reporting owner'),
   cluster_buying: bool('whether at least min_insiders distinct owners bought within some span_days span'),
   cluster_rule: clusterRule,
-  notable: arr(notableTrade, 'up to 5 priced P or S trades, largest value_usd first', 5),
+  notable: arr(notableTrade, 'up to 5 P or S trades: the priced ones, largest value_usd first, then those whose price is in a footnote only, latest first', 5),
   summary,
-}, ['summary', 'tickers', 'n_buys_without_price', 'n_sells_without_price'], 'Form 4 purchases (code P, "open market or private purchase", ' +
+}, ['summary', 'tickers', 'n_buys_without_price', 'n_sells_without_price', 'n_buys_price_in_footnote', 'n_sells_price_in_footnote'], 'Form 4 purchases (code P, "open market or private purchase", ' +
   'Form 4 General Instructions 8) and sales (code S) of one company in the window, non-derivative table only. Value = shares × price ' +
   'per share, exact, each sum rounded once to the cent; a transaction without a reported price is counted but adds nothing. A joint ' +
   'filing (several reporting owners on one form) reports one set of transactions: it counts once, credited to its first reporting owner, ' +
@@ -178,12 +183,18 @@ export const REPORT_ROW: Schema = obj({
   }, [], 'latest earnings release')),
   institutional: nullable(obj({
     n_filers: int('13F filers holding the company in the snapshot'),
-    total_value_usd: num('their combined value in USD', { minimum: 0 }),
+    total_value_usd: num('their combined value in USD, each filer in its latest period of report, whichever it is (see periods)', { minimum: 0 }),
+    periods: arr(obj({
+      period_of_report: date('a period of report that some filer\'s latest report covers'),
+      n_filers: int('filers whose latest period this is'),
+      total_value_usd: num('their combined value in USD', { minimum: 0 }),
+    }), 'the filers and their value per period of report, latest period first: filers report on different quarters. ' +
+      'Every build writes it; optional only so that snapshots built before it still load'),
     top_filers: arr(obj({
       cik: cik('filer CIK'), filer: str(), period_of_report: date(),
       shares: num(undefined, { minimum: 0 }), value_usd: num(undefined, { minimum: 0 }),
     }), 'largest holders by value', 10),
-  }, [], 'holdings by the 13F filers in the snapshot')),
+  }, ['periods'], 'holdings by the 13F filers in the snapshot, each filer\'s latest period')),
   summary,
 }, ['summary', 'tickers'], 'factual profile of one company with a ticker and at least one filing known by the snapshot\'s as-of date ' +
   '(from submissions JSON, filing headers, Forms 3/4/5, 13F reports or XBRL company facts). Profile fields come from the submissions JSON, ' +
@@ -229,7 +240,7 @@ export const WRITTEN_FIELD: Readonly<Record<RowKind, 'summary' | 'recap'>> = Obj
   filings: 'summary',
 });
 
-/** Words that no written field may contain (decisions §6). Matched case-insensitively. */
+/** Words that no written field may contain (decisions §6). Matched case-insensitively as whole words with their inflections (summaries.ts). */
 export const ADVICE_WORDS = Object.freeze([
   'recommend', 'price target', 'target price', 'rating', 'upgrade', 'downgrade', 'outperform',
   'underperform', 'overweight', 'underweight', 'undervalued', 'overvalued', 'strong buy',

@@ -16,12 +16,16 @@ export interface NotableTrade {
   insider: string;
   role: string;
   code: 'P' | 'S';
-  value_usd: number;
+  /** shares × price per share, rounded to the cent; null where the price is in a footnote only. */
+  value_usd: number | null;
   date: IsoDate;
   shares: number;
-  price_usd: number;
+  /** Price per share in USD; null where the price is in a footnote only. */
+  price_usd: number | null;
   plan_10b5_1: boolean | null;
   accession_no: string;
+  /** The price cell is empty and a footnote of the line states the price per share or unit (not a conversion or exercise price). */
+  price_in_footnote: boolean;
 }
 
 /** The cluster rule echoed in each insider row. */
@@ -62,6 +66,10 @@ export interface InsiderRow {
   n_buys_without_price?: number;
   /** S transactions without a reported price: counted in n_sells, not in sell_usd. */
   n_sells_without_price?: number;
+  /** Of n_buys_without_price, those whose price cell is empty and whose footnote states the price per share or unit. */
+  n_buys_price_in_footnote?: number;
+  /** Of n_sells_without_price, those whose price cell is empty and whose footnote states the price per share or unit. */
+  n_sells_price_in_footnote?: number;
   n_insiders_buying: number;
   cluster_buying: boolean;
   cluster_rule: ClusterRule;
@@ -197,7 +205,10 @@ export interface ReportRow {
   earnings: { filed_at: IsoDate; fiscal_year: number | null; fiscal_period: FiscalPeriod; figures: EarningsFigures } | null;
   institutional: {
     n_filers: number;
+    /** Sum over each filer's latest period, whatever the period: see `periods`. */
     total_value_usd: number;
+    /** Filers and value per period of report (each filer's latest), latest period first. */
+    periods: { period_of_report: IsoDate; n_filers: number; total_value_usd: number }[];
     top_filers: { cik: string; filer: string; period_of_report: IsoDate; shares: number; value_usd: number }[];
   } | null;
   summary?: string;

@@ -14,7 +14,7 @@ const form4 = (accessionNo: string, ownerCik: string, transactions: OwnershipTra
   issuerTradingSymbol: 'EXA', owners: [owner(ownerCik)], plan10b51: null, transactions, ...extra,
 });
 const tx = (code: string, date: string, shares: number, price: number | null): OwnershipTransaction => ({
-  code, date, shares, price, sharesText: String(shares), priceText: price === null ? null : String(price),
+  code, date, shares, price, sharesText: String(shares), priceText: price === null ? null : String(price), priceInFootnote: false,
 });
 const insiderOptions = { asOf: '2024-03-31', windowDays: 90, issuer: () => ({ ticker: 'EXA', tickers: ['EXA'], name: 'Example Corp' }) };
 

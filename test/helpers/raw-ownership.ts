@@ -7,6 +7,8 @@ import { rawFiles, rawText } from './real-build.js';
 /** A Table I transaction read from raw ownershipDocument XML with the test's own regular expressions. */
 export interface RawTrade {
   accession: string; documentType: string; issuerCik: string; owners: number; code: string; date: string; shares: string | null; price: string | null;
+  /** The text of every footnote attached to the line (`<footnoteId id="F1"/>` anywhere in it), in order. */
+  footnotes: string[];
 }
 
 const xmlValue = (block: string, tag: string): string | null => {
@@ -24,12 +26,14 @@ export function rawTrades(): RawTrade[] {
     if (!doc) continue;
     const documentType = /<documentType>\s*([^<]*?)\s*</.exec(doc)![1]!;
     const issuerCik = /<issuerCik>\s*(\d+)/.exec(doc)![1]!.padStart(10, '0');
+    const notes = new Map([...doc.matchAll(/<footnote id="(F\d+)">([\s\S]*?)<\/footnote>/g)].map(([, id, text]) => [id!, text!]));
     const trades = [...doc.matchAll(/<nonDerivativeTransaction>([\s\S]*?)<\/nonDerivativeTransaction>/g)].map(([, block]) => ({
       accession, documentType, issuerCik, owners: (doc.match(/<reportingOwner>/g) ?? []).length,
       code: /<transactionCode>\s*([A-Z])/.exec(block!)![1]!,
       date: xmlValue(block!, 'transactionDate')!.slice(0, 10),
       shares: xmlValue(block!, 'transactionShares')?.replace(/,/g, '') ?? null,
       price: xmlValue(block!, 'transactionPricePerShare')?.replace(/,/g, '') ?? null,
+      footnotes: [...block!.matchAll(/<footnoteId id="(F\d+)"/g)].map(([, id]) => notes.get(id!) ?? ''),
     }));
     byAccession.set(accession, trades);
   }

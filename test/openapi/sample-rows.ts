@@ -12,9 +12,9 @@ const insider: InsiderRow = {
   cluster_rule: { codes: ['P'], min_insiders: 3, span_days: 30 },
   notable: [
     { insider: 'Doe Jane', role: 'Chief Executive Officer, Director', code: 'S', value_usd: 900_000, date: '2025-03-03',
-      shares: 6000, price_usd: 150, plan_10b5_1: true, accession_no: '0001604821-25-000031' },
+      shares: 6000, price_usd: 150, plan_10b5_1: true, accession_no: '0001604821-25-000031', price_in_footnote: false },
     { insider: 'Roe Richard', role: 'Director', code: 'P', value_usd: 150_000, date: '2024-02-29',
-      shares: 1000, price_usd: 150, plan_10b5_1: null, accession_no: '0001604821-25-000012' },
+      shares: 1000, price_usd: 150, plan_10b5_1: null, accession_no: '0001604821-25-000012', price_in_footnote: false },
   ],
   summary: 'Two insiders bought shares worth 250,000 USD; four sales totalled 1,500,000.50 USD.',
 };
@@ -55,7 +55,7 @@ const report: ReportRow = {
   insiders: { window_start: '2025-02-01', window_end: '2025-04-30', net_usd: -5_000_000, buy_usd: 0, sell_usd: 5_000_000,
     n_buys: 0, n_sells: 3, n_insiders_buying: 0, cluster_buying: false },
   earnings: { filed_at: '2025-05-01', fiscal_year: 2025, fiscal_period: 'Q2', figures: { revenue_usd: 95e9, net_income_usd: 24.78e9, eps_basic: 1.65, eps_diluted: 1.65 } },
-  institutional: { n_filers: 1, total_value_usd: 200_000, top_filers: [{ cik: '0001045810', filer: 'NVIDIA CORP', period_of_report: '2025-03-31', shares: 1000, value_usd: 200_000 }] },
+  institutional: { n_filers: 1, total_value_usd: 200_000, periods: [{ period_of_report: '2025-03-31', n_filers: 1, total_value_usd: 200_000 }], top_filers: [{ cik: '0001045810', filer: 'NVIDIA CORP', period_of_report: '2025-03-31', shares: 1000, value_usd: 200_000 }] },
   summary: 'Apple Inc. filed a 10-Q on 2025-05-02.',
 };
 
