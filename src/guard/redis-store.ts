@@ -15,6 +15,7 @@ import { ApiError } from '../errors.js';
 import type { Plan } from '../plans.js';
 import { limitDecision, type LimitDecision } from './limiter.js';
 import type { LimiterStore, LimiterStoreState } from './limiter-store.js';
+import { RedisReplyWatch, RedisSilentError } from './redis-reply-watch.js';
 import { BUCKETS_SCRIPT, BUCKETS_SCRIPT_SHA1, bucketKeys } from './redis-script.js';
 
 /** What a process does while Redis does not answer (decisions §11, `--redis-fallback`). */
@@ -25,10 +26,11 @@ export interface RedisStoreOptions {
   /** `redis://[user:password@]host[:port][/db]` or `rediss://…` (TLS). */
   readonly url: string;
   /**
-   * Longest wait for one script's answer, ms, before the request is answered by the fallback
-   * and the store switches to it (decisions §11, `--redis-timeout-ms`, default 250). A wait is
-   * judged only after the process has read what arrived meanwhile, so a busy event loop (a
-   * burst of requests) does not count against Redis.
+   * Longest time Redis may leave a script without any reply, ms, before the request is answered
+   * by the fallback and the store switches to it (`--redis-timeout-ms`, default 250). Counted
+   * from when the script was written, or from Redis's last reply, and judged after the process
+   * has read what arrived meanwhile (`redis-reply-watch.ts`): a busy event loop (a burst of
+   * requests, a starved process) does not count against Redis.
    */
   readonly timeoutMs: number;
   /** The policy while Redis does not answer. */
@@ -93,6 +95,8 @@ export class RedisStore implements LimiterStore {
   readonly #client: RedisClientType;
   readonly #options: RedisStoreOptions;
   readonly #where: string;
+  /** Decides when a script is unanswered, from Redis's side only (`redis-reply-watch.ts`). */
+  readonly #watch: RedisReplyWatch;
   #shared = false;
   #probe: NodeJS.Timeout | undefined;
   #probing = false;
@@ -109,6 +113,7 @@ export class RedisStore implements LimiterStore {
     this.#client = client;
     this.#options = options;
     this.#where = describeUrl(options.url);
+    this.#watch = new RedisReplyWatch(options.timeoutMs);
     client.on('error', (error: Error) => {
       this.#lastError = error.message;
       this.#toFallback(`connection lost (${error.message})`);
@@ -161,31 +166,13 @@ export class RedisStore implements LimiterStore {
     }
   }
 
-  /** One script run, answered by the fallback when it fails or takes longer than the timeout. */
+  /** One script run, answered by the fallback when it fails or Redis leaves it unanswered for the timeout. */
   #ask(keyId: string, plan: Plan, take: '0' | '1'): Promise<LimitDecision> {
     const [minuteKey, dayKey] = bucketKeys(keyId);
     const args = ['EVALSHA', BUCKETS_SCRIPT_SHA1, '2', minuteKey, dayKey, String(plan.perMinute), String(plan.perDay), take];
-    return new Promise<LimitDecision>((resolve) => {
-      let settled = false;
-      const fail = (reason: string): void => {
-        if (settled) return;
-        settled = true;
-        this.#toFallback(reason);
-        resolve(this.#fallbackAnswer(keyId, plan, take === '1'));
-      };
-      // Judged after the poll phase (setImmediate): an answer that arrived while the event loop
-      // was busy is read first, so only Redis's own slowness trips the timeout.
-      const timer = setTimeout(() => setImmediate(fail, `did not answer within ${this.#options.timeoutMs} ms`), this.#options.timeoutMs);
-      this.#run(args).then((reply) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        const [refused, minute, day] = reply;
-        resolve(limitDecision(refused === '', Number(minute), Number(day), plan));
-      }, (error: Error) => {
-        clearTimeout(timer);
-        fail(`failed (${error.message})`);
-      });
+    return this.#watch.send(() => this.#run(args)).then(([refused, minute, day]) => limitDecision(refused === '', Number(minute), Number(day), plan), (error: Error) => {
+      this.#toFallback(error instanceof RedisSilentError ? error.message : `failed (${error.message})`);
+      return this.#fallbackAnswer(keyId, plan, take === '1');
     });
   }
 
@@ -195,6 +182,7 @@ export class RedisStore implements LimiterStore {
       return await this.#client.sendCommand<[string, string, string]>(args);
     } catch (error) {
       if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      this.#watch.replied();
       await this.#load();
       return this.#client.sendCommand<[string, string, string]>(args);
     }

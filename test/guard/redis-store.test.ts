@@ -3,9 +3,12 @@
  * in-process store, expiry of idle buckets, the script reloaded after NOSCRIPT, and the failure
  * policy of decisions §11 (Redis killed, paused, restarted).
  */
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
+import { Limiter } from '../../src/guard/limiter.js';
 import { bucketKeys } from '../../src/guard/redis-script.js';
+import { openRedisStore, type RedisStore } from '../../src/guard/redis-store.js';
+import { findPlan } from '../../src/plans.js';
 import { RATE_LIMIT_HEADER_NAMES } from '../../src/guard/rate-limit-headers.js';
 import { KEYS, startHarness, withKey, type Harness, type Reply } from '../helpers/harness.js';
 import { NO_REDIS_REASON, startRedis } from '../helpers/redis-server.js';
@@ -163,4 +166,42 @@ test(named('through Redis a conditional request answers 304 with the current lim
   assert.deepEqual(expected.slice(0, 2), [200, 304]);
   assert.equal((expected[4] as { used: number }).used, 1, 'the 304 took no token');
   assert.deepEqual(await conditional(shared), expected);
+});
+
+/** Keeps this process's event loop busy for `ms` of real time: the injected stall of a busy API process. */
+function stallEventLoop(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until) { /* busy, as a process answering a burst is */ }
+}
+
+/** A Redis store on `url` with its log lines, closed after the test. */
+async function openStore(t: TestContext, url: string, timeoutMs: number): Promise<{ store: RedisStore; logs: string[] }> {
+  const logs: string[] = [];
+  const store = await openRedisStore({ url, timeoutMs, fallback: 'local', local: new Limiter({ sweepIntervalMs: 0 }), log: (line) => logs.push(line) });
+  t.after(() => store.close());
+  return { store, logs };
+}
+
+test(named('an event-loop stall longer than --redis-timeout-ms before or after a script is written is not Redis\'s slowness: Redis answers, no fallback'), skip, async (t) => {
+  const redis = await startRedis(t);
+  const { store, logs } = await openStore(t, redis.url, 20);
+  const free = findPlan('free')!;
+  // Before the write: the client writes what was sent in one turn of the event loop in its next
+  // check phase; a script sent from a check phase and followed by a stall is written only after
+  // the loop has been late by far more than the timeout (as a burst of requests makes it).
+  const beforeWrite = await new Promise<unknown>((resolve) => setImmediate(() => {
+    resolve(store.take('k_free', free));
+    stallEventLoop(100);
+  }));
+  // After the write: the answer sits in the socket while the loop is busy.
+  const afterWrite = store.take('k_free', free);
+  setImmediate(stallEventLoop, 100);
+  const decisions = [await beforeWrite, await afterWrite] as { minute: { remaining: number } }[];
+  assert.deepEqual(decisions.map((d) => d.minute.remaining), [9, 8]);
+  const [minute] = bucketKeys('k_free');
+  const stored = await (await redis.client()).sendCommand<string>(['GET', minute!]);
+  assert.equal(Math.floor(Number(stored.split(' ')[0])), 8, 'both counted in Redis');
+  assert.deepEqual(logs.filter((line) => !line.includes('shared through Redis')), [], 'no switch to the fallback');
+  assert.equal(store.state().mode, 'shared');
+  assert.equal(store.counters.fallbackAnswers, 0);
 });
