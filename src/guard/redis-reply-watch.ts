@@ -42,7 +42,10 @@ export class RedisSilentError extends Error {
  * It relies on how `@redis/client` writes (6.x, `RedisClient#scheduleWrite`):
  * a command is queued when it is sent and written, with every other command queued by then,
  * by one `setImmediate` scheduled when the first of them is sent. Immediates run in the order
- * they were scheduled, so one scheduled just after a send runs just after that write.
+ * they were scheduled, so one scheduled just after a send runs just after that write. The
+ * client stops a write at the socket's high-water mark and writes the rest a turn later, on
+ * 'drain'; the caller raises the mark above any burst (`redis-store.ts`), else those would be
+ * timed from the first write.
  */
 export class RedisReplyWatch {
   readonly #timeoutMs: number;

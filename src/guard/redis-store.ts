@@ -56,6 +56,9 @@ export interface RedisStoreCounters {
 /** The refusal of the `closed` policy: one instance, so a refusal costs no stack trace. */
 const UNAVAILABLE = new ApiError('service_busy', 'Rate limits cannot be checked right now; retry shortly.', 1);
 
+/** The Redis socket's write high-water mark, bytes: 64 MiB, about 500,000 scripts (see {@link openRedisStore}). */
+const WRITE_HIGH_WATER_MARK = 64 * 1024 * 1024;
+
 /** Reconnection delay after `retries` failed attempts: 50 ms doubling to 2 s, with jitter so that hosts spread out. */
 const reconnectDelay = (retries: number): number => Math.min(50 * 2 ** retries, 2000) + Math.floor(Math.random() * 50);
 
@@ -73,6 +76,15 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
     throw new Error('--redis-url needs the optional package @redis/client, which is not installed; run `npm install @redis/client` beside equity-facts', { cause: error });
   }
   const connectTimeoutMs = options.connectTimeoutMs ?? 2000;
+  const socket = {
+    connectTimeout: connectTimeoutMs,
+    reconnectStrategy: reconnectDelay,
+    // Passed on to net.createConnection. The client stops a write at the socket's high-water
+    // mark (16 KiB, about 120 scripts) and writes the rest on 'drain', a turn of the event loop
+    // later; so that a burst's scripts leave in the one write that `RedisReplyWatch` times,
+    // the mark is above any burst.
+    writableHighWaterMark: WRITE_HIGH_WATER_MARK,
+  };
   const client = redis.createClient({
     url: options.url,
     // A command for a disconnected client fails at once (and is answered by the fallback)
@@ -82,7 +94,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
     // command: with it the server spent 46-51 µs of CPU per filings request, without it about
     // 33 (31 in-process). The store times its scripts itself (timeoutMs), so it is off.
     commandOptions: { timeout: 0 },
-    socket: { connectTimeout: connectTimeoutMs, reconnectStrategy: reconnectDelay },
+    socket,
   }) as RedisClientType;
   const store = new RedisStore(client, options);
   await store.start(connectTimeoutMs);
