@@ -205,3 +205,27 @@ test(named('an event-loop stall longer than --redis-timeout-ms before or after a
   assert.equal(store.state().mode, 'shared');
   assert.equal(store.counters.fallbackAnswers, 0);
 });
+
+test(named('Redis stopped (SIGSTOP): the waiting request is answered by the local fallback after --redis-timeout-ms, logged once; resumed (SIGCONT): shared again'), skip, async (t) => {
+  const redis = await startRedis(t);
+  const h = await startHarness(t, { redisUrl: redis.url, redisTimeoutMs: 100 });
+  assert.equal((await h.get(FILINGS, withKey(KEYS.free))).headers['x-ratelimit-remaining-minute'], '9');
+  redis.stop();
+  t.after(() => redis.resume()); // so that nothing waits on a frozen Redis if an assertion fails
+  // Redis still accepts the script (the connection is open) and never answers it.
+  const waiting = await h.get(FILINGS, withKey(KEYS.free));
+  assert.equal(waiting.status, 200);
+  assert.equal(waiting.headers['x-ratelimit-remaining-minute'], '9', "this process's own full buckets answered");
+  assert.deepEqual((await h.get('/readyz')).json.limits, { store: 'redis', mode: 'fallback_local' });
+  assert.equal((await h.get(FILINGS, withKey(KEYS.free))).headers['x-ratelimit-remaining-minute'], '8');
+  const switches = h.logs.filter((line) => /did not answer within 100 ms; answering from this process's own buckets/.test(line));
+  assert.equal(switches.length, 1, h.logs.join('\n'));
+
+  redis.resume();
+  await waitForMode(h, 'shared');
+  assert.equal(h.logs.filter((line) => line.includes('answers again; limits are shared again')).length, 1, h.logs.join('\n'));
+  const after = await h.get(FILINGS, withKey(KEYS.free));
+  const stored = await (await redis.client()).sendCommand<string>(['GET', bucketKeys('k_free')[0]!]);
+  assert.equal(after.headers['x-ratelimit-remaining-minute'], String(Math.floor(Number(stored.split(' ')[0]))), 'counted in Redis again');
+  assert.equal(h.logs.filter((line) => line.includes('did not answer')).length, 1, 'one switch only');
+});
