@@ -37,6 +37,12 @@ export interface RedisStoreOptions {
   readonly fallback: RedisFallback;
   /** This process's own buckets, which answer under the `local` policy. */
   readonly local: LimiterStore;
+  /**
+   * Under the `local` policy, the number of processes whose fallbacks split each key's limits
+   * (`--redis-fallback-share`): the local buckets hold the plan's limits divided by it, rounded
+   * down, at least 1 ({@link fallbackPlan}). A whole number, 1 or more. @default 1
+   */
+  readonly fallbackShare?: number;
   /** Receives the switch lines. */
   readonly log: (line: string) => void;
   /** While in the fallback, how often Redis is asked whether it answers again, ms. @default 1000 */
@@ -117,6 +123,8 @@ export class RedisStore implements LimiterStore {
   #started = false;
   /** The client's last error, for the start-up line. */
   #lastError: string | undefined;
+  /** Each plan's share for the local fallback, by plan (see {@link fallbackPlan}). */
+  readonly #sharedPlans = new Map<Plan, Plan>();
   /** A SCRIPT LOAD under way (after NOSCRIPT: Redis restarted or flushed its scripts). */
   #loading: Promise<unknown> | undefined;
 
@@ -210,15 +218,25 @@ export class RedisStore implements LimiterStore {
   #fallbackAnswer(keyId: string, plan: Plan, take: boolean): LimitDecision | Promise<LimitDecision> {
     this.counters.fallbackAnswers++;
     if (this.#options.fallback === 'closed') return Promise.reject(UNAVAILABLE);
-    return take ? this.#options.local.take(keyId, plan) : this.#options.local.peek(keyId, plan);
+    const share = this.#options.fallbackShare ?? 1;
+    const local = share === 1 ? plan : this.#sharedPlans.get(plan) ?? this.#sharePlan(plan, share);
+    return take ? this.#options.local.take(keyId, local) : this.#options.local.peek(keyId, local);
+  }
+
+  /** {@link fallbackPlan}, kept per plan (the plan table's rows: a handful). */
+  #sharePlan(plan: Plan, share: number): Plan {
+    const local = fallbackPlan(plan, share);
+    this.#sharedPlans.set(plan, local);
+    return local;
   }
 
   #toFallback(reason: string): void {
     if (!this.#shared || this.#closed) return;
     this.#shared = false;
     this.counters.fallbacks++;
+    const share = this.#options.fallbackShare ?? 1;
     this.#options.log(`limits: Redis at ${this.#where} ${reason}; ${this.#options.fallback === 'local'
-      ? "answering from this process's own buckets until it is back (--redis-fallback local: each process admits up to a whole plan meanwhile)"
+      ? `answering from this process's own buckets until it is back (--redis-fallback local: each process admits up to ${share === 1 ? 'a whole plan' : `1/${share} of each key's limits (--redis-fallback-share ${share})`} meanwhile)`
       : 'answering 503 service_busy until it is back (--redis-fallback closed)'}`);
     this.#probe ??= setInterval(() => void this.#probeOnce(), this.#options.probeIntervalMs ?? 1000);
     this.#probe.unref();
@@ -246,6 +264,19 @@ export class RedisStore implements LimiterStore {
       this.#probing = false;
     }
   }
+}
+
+/**
+ * A process's share of a plan under the local fallback: the per-minute and per-day limits
+ * divided by `share`, rounded down so that `share` processes together admit no more than the
+ * plan allows (decisions §3 limits, §11 fallback), and at least 1 so that a key is never shut
+ * out (with more processes than a limit, they admit up to `share` per window together).
+ *
+ * @param plan - the key's plan (a row of the plan table).
+ * @param share - the number of processes sharing the Redis, a whole number, 1 or more.
+ */
+export function fallbackPlan(plan: Plan, share: number): Plan {
+  return Object.freeze({ ...plan, perMinute: Math.max(1, Math.floor(plan.perMinute / share)), perDay: Math.max(1, Math.floor(plan.perDay / share)) });
 }
 
 /** The URL without its password, for log lines. */

@@ -229,3 +229,20 @@ test(named('Redis stopped (SIGSTOP): the waiting request is answered by the loca
   assert.equal(after.headers['x-ratelimit-remaining-minute'], String(Math.floor(Number(stored.split(' ')[0]))), 'counted in Redis again');
   assert.equal(h.logs.filter((line) => line.includes('did not answer')).length, 1, 'one switch only');
 });
+
+test(named('--redis-fallback-share 3: while Redis is away each process answers a free key from buckets of 3 per minute (10 / 3, rounded down), and says so'), skip, async (t) => {
+  const redis = await startRedis(t);
+  const h = await startHarness(t, { redisUrl: redis.url, redisTimeoutMs: 100, redisFallbackShare: 3 });
+  assert.equal((await h.get(FILINGS, withKey(KEYS.free))).headers['x-ratelimit-limit-minute'], '10', 'shared: the whole plan');
+  await redis.kill();
+  await waitForMode(h, 'fallback_local');
+  const statuses: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const reply = await h.get(FILINGS, withKey(KEYS.free));
+    statuses.push(reply.status);
+    assert.equal(reply.headers['x-ratelimit-limit-minute'], '3');
+    assert.equal(reply.headers['x-ratelimit-limit-day'], '66', '200 / 3, rounded down');
+  }
+  assert.deepEqual(statuses, [200, 200, 200, 429, 429]);
+  assert.match(h.logs.join('\n'), /each process admits up to 1\/3 of each key's limits \(--redis-fallback-share 3\) meanwhile/);
+});
