@@ -14,10 +14,14 @@
  *
  * So a wait is measured here from when the command was written, or from Redis's last reply if
  * that is later (replies come in order: while earlier commands are answered, Redis works), with
- * `performance.now()` rather than the event loop's cached time, and it is judged only after the
- * poll phase has read the socket (a `setImmediate` from the timer: the timers phase runs before
- * the poll phase, the check phase after it). A command counts as unanswered only when Redis has
- * had it, and said nothing at all, for the whole timeout.
+ * `performance.now()` rather than the event loop's cached time. When the timer finds (in the
+ * timers phase) that the timeout has passed, the verdict waits for the check phase
+ * (`setImmediate`): the poll phase between them began after the timeout had passed, so it read
+ * whatever Redis had sent by then. (Judging in the check phase after any timer is not enough: a
+ * timer counts from the loop's cached time, so it fires early by as long as the loop was late
+ * when it was set, and the poll phase after it may have begun before the timeout passed, then
+ * answered requests for 100 ms while the reply came in.) A command counts as unanswered only
+ * when Redis has had it, and said nothing at all, for the whole timeout.
  */
 
 /** The commands sent in one turn of the event loop: the client writes them together. */
@@ -84,19 +88,28 @@ export class RedisReplyWatch {
     }
     return new Promise<T>((resolve, reject) => {
       let settled = false;
-      const judge = (): void => {
-        if (settled) return;
-        const waited = this.#now() - Math.max(turn.writtenAt, this.#lastReplyAt);
-        if (waited >= this.#timeoutMs) {
-          settled = true;
-          reject(new RedisSilentError(this.#timeoutMs));
-          return;
-        }
-        // Not written yet (NaN), or Redis has not had it for the whole timeout: wait the rest.
-        timer = setTimeout(setImmediate, waited >= 0 ? this.#timeoutMs - waited : this.#timeoutMs, judge);
+      let timer: NodeJS.Timeout;
+      /** Waits until Redis could have had the command for the whole timeout, then looks. */
+      const wait = (waited: number): void => {
+        timer = setTimeout(look, waited >= 0 ? this.#timeoutMs - waited : this.#timeoutMs); // NaN: not yet written
       };
-      // The timer only says when to look; the look waits for the poll phase (see the module comment).
-      let timer = setTimeout(setImmediate, this.#timeoutMs, judge);
+      // In the timers phase: has the timeout passed, on the real clock, since Redis had the command?
+      const look = (): void => {
+        if (settled) return;
+        const waited = this.#waited(turn);
+        if (waited >= this.#timeoutMs) setImmediate(confirm);
+        else wait(waited);
+      };
+      // In the check phase, after a poll phase that began once the timeout had passed: whatever
+      // Redis sent before then has been read, so a command still unanswered was not answered in time.
+      const confirm = (): void => {
+        if (settled) return;
+        const waited = this.#waited(turn);
+        if (waited < this.#timeoutMs) return wait(waited); // Redis answered another command meanwhile
+        settled = true;
+        reject(new RedisSilentError(this.#timeoutMs));
+      };
+      wait(0);
       reply.then((value) => {
         clearTimeout(timer);
         if (settled) return;
@@ -110,6 +123,11 @@ export class RedisReplyWatch {
         reject(error);
       });
     });
+  }
+
+  /** ms since Redis had a turn's commands: since they were written, or since its last reply if later; NaN until written. */
+  #waited(turn: Turn): number {
+    return this.#now() - Math.max(turn.writtenAt, this.#lastReplyAt);
   }
 
   /** Notes a reply that {@link send} does not see (the NOSCRIPT error before a reload). */
