@@ -56,6 +56,14 @@ export interface HandlerOptions {
   /** While Redis does not answer: `local` (this process's buckets) or `closed` (503, `Retry-After: 1`). Default `local`. */
   redisFallback?: RedisFallback;
   /**
+   * Under `redisFallback: 'local'`, this process's share of each key's limits while Redis does
+   * not answer: it answers from its own buckets at the plan's per-minute and per-day limits
+   * divided by this (rounded down, at least 1), so that this many processes in the fallback
+   * together admit no more than the plan allows. Give it the number of processes sharing the
+   * Redis (every worker of every host). A whole number, 1 or more. Default 1 (a whole plan each).
+   */
+  redisFallbackShare?: number;
+  /**
    * Where the buckets live when they are neither here nor in Redis (the cluster worker's store,
    * which asks the primary). Not together with `redisUrl`. Default: this process's own buckets.
    */
@@ -120,13 +128,14 @@ const DEFAULTS = {
   compressMinBytes: 1024, // bytes
   redisTimeoutMs: 250, // ms; a burst of 1,000 requests on a 2-core machine answers well within it
   redisFallback: 'local' as RedisFallback, // keep answering, per process, while Redis is away
+  redisFallbackShare: 1, // processes whose fallbacks split a key's limits; 1: each a whole plan
   metrics: false,
 };
 
 /** Every option name of {@link HandlerOptions}; the type check below keeps it complete. */
 export const HANDLER_OPTION_NAMES = Object.freeze([
   'snapshotsDir', 'keysFile', 'baseUrl', 'license', 'attribution', 'now', 'log', 'watchIntervalMs', 'breaker',
-  'limiterSweepIntervalMs', 'compressMinBytes', 'redisUrl', 'redisTimeoutMs', 'redisFallback', 'limiterStore', 'accessLog', 'trustProxy', 'metrics',
+  'limiterSweepIntervalMs', 'compressMinBytes', 'redisUrl', 'redisTimeoutMs', 'redisFallback', 'redisFallbackShare', 'limiterStore', 'accessLog', 'trustProxy', 'metrics',
 ] as const satisfies readonly (keyof HandlerOptions)[]);
 
 /** Every option name of `breaker`; `now` comes from the handler's own clock. */
@@ -187,6 +196,7 @@ export function resolveOptions(options: HandlerOptions = {}): ResolvedOptions {
   if (options.redisFallback !== undefined && options.redisFallback !== 'local' && options.redisFallback !== 'closed') {
     throw new TypeError(`redisFallback must be "local" or "closed", got ${JSON.stringify(options.redisFallback)}`);
   }
+  checkWhole('redisFallbackShare', options.redisFallbackShare, 1);
   if (options.limiterStore !== undefined && (typeof options.limiterStore?.take !== 'function' || typeof options.limiterStore.peek !== 'function')) {
     throw new TypeError('limiterStore must have take and peek methods');
   }
@@ -218,6 +228,7 @@ export function resolveOptions(options: HandlerOptions = {}): ResolvedOptions {
     redisUrl: options.redisUrl,
     redisTimeoutMs: options.redisTimeoutMs ?? DEFAULTS.redisTimeoutMs,
     redisFallback: options.redisFallback ?? DEFAULTS.redisFallback,
+    redisFallbackShare: options.redisFallbackShare ?? DEFAULTS.redisFallbackShare,
     limiterStore: options.limiterStore,
     accessLog: options.accessLog,
     trustProxy,

@@ -17,7 +17,7 @@ export interface ServeSetting {
   readonly env: string;
   readonly option: 'port' | 'host' | 'snapshotsDir' | 'keysFile' | 'baseUrl' | 'license' | 'attribution'
     | 'maxConnections' | 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs' | 'shutdownTimeoutMs' | 'shutdownDelayMs'
-    | 'redisUrl' | 'redisTimeoutMs' | 'redisFallback' | 'workers' | 'accessLogTarget' | 'metricsPort' | 'metricsHost'
+    | 'redisUrl' | 'redisTimeoutMs' | 'redisFallback' | 'redisFallbackShare' | 'workers' | 'accessLogTarget' | 'metricsPort' | 'metricsHost'
     | 'logFormat' | 'trustProxy';
   /**
    * How the value is read: text as given, a port, a whole number of 1 or more, or (`special`) by
@@ -49,6 +49,7 @@ export const SERVE_SETTINGS: readonly ServeSetting[] = [
   { flag: 'redis-url', env: 'EQF_REDIS_URL', option: 'redisUrl', kind: 'special', value: 'URL', fallback: 'none (buckets in this process)', description: 'share every key\'s buckets through this Redis (redis:// or rediss://)' },
   { flag: 'redis-timeout-ms', env: 'EQF_REDIS_TIMEOUT_MS', option: 'redisTimeoutMs', kind: 'count', fallback: '250', description: 'longest wait for Redis per request, ms, before the fallback answers' },
   { flag: 'redis-fallback', env: 'EQF_REDIS_FALLBACK', option: 'redisFallback', kind: 'special', value: 'local|closed', fallback: 'local', description: 'while Redis is away: local (own buckets) or closed (503)' },
+  { flag: 'redis-fallback-share', env: 'EQF_REDIS_FALLBACK_SHARE', option: 'redisFallbackShare', kind: 'count', fallback: '1', description: 'under local fallback, each process admits a key\'s limits divided by N (N = processes sharing Redis)' },
   { flag: 'workers', env: 'EQF_WORKERS', option: 'workers', kind: 'special', fallback: '1', description: 'processes sharing the port (node:cluster); limits stay exact' },
   { flag: 'access-log', env: 'EQF_ACCESS_LOG', option: 'accessLogTarget', kind: 'text', value: 'stdout|off|FILE', fallback: 'stdout', description: 'one JSON line per response: stdout, off or a file' },
   { flag: 'metrics-port', env: 'EQF_METRICS_PORT', option: 'metricsPort', kind: 'port', fallback: 'off', description: 'serve Prometheus /metrics on this port (its own listener)' },

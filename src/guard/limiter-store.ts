@@ -85,6 +85,7 @@ export interface LimitsOptions {
   readonly redisUrl: string | undefined;
   readonly redisTimeoutMs: number;
   readonly redisFallback: RedisFallback;
+  readonly redisFallbackShare: number;
   readonly limiterStore: LimiterStore | undefined;
 }
 
@@ -98,7 +99,9 @@ export interface LimitsOptions {
  */
 export function openLimits(options: LimitsOptions, local: Limiter, log: LogSink): { limits: LimiterStore; opening: Promise<unknown> | undefined } {
   if (options.redisUrl === undefined) return { limits: options.limiterStore ?? local, opening: undefined };
-  const opening = openRedisStore({ url: options.redisUrl, timeoutMs: options.redisTimeoutMs, fallback: options.redisFallback, local, log });
+  const opening = openRedisStore({
+    url: options.redisUrl, timeoutMs: options.redisTimeoutMs, fallback: options.redisFallback, fallbackShare: options.redisFallbackShare, local, log,
+  });
   return { limits: openingStore(opening, { store: 'redis', mode: 'unavailable' }), opening };
 }
 

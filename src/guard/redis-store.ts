@@ -15,6 +15,7 @@ import { ApiError } from '../errors.js';
 import type { Plan } from '../plans.js';
 import { limitDecision, type LimitDecision } from './limiter.js';
 import type { LimiterStore, LimiterStoreState } from './limiter-store.js';
+import { RedisReplyWatch, RedisSilentError } from './redis-reply-watch.js';
 import { BUCKETS_SCRIPT, BUCKETS_SCRIPT_SHA1, bucketKeys } from './redis-script.js';
 import type { LogSink } from '../ops/logger.js';
 
@@ -26,16 +27,23 @@ export interface RedisStoreOptions {
   /** `redis://[user:password@]host[:port][/db]` or `rediss://…` (TLS). */
   readonly url: string;
   /**
-   * Longest wait for one script's answer, ms, before the request is answered by the fallback
-   * and the store switches to it (decisions §11, `--redis-timeout-ms`, default 250). A wait is
-   * judged only after the process has read what arrived meanwhile, so a busy event loop (a
-   * burst of requests) does not count against Redis.
+   * Longest time Redis may leave a script without any reply, ms, before the request is answered
+   * by the fallback and the store switches to it (`--redis-timeout-ms`, default 250). Counted
+   * from when the script was written, or from Redis's last reply, and judged after the process
+   * has read what arrived meanwhile (`redis-reply-watch.ts`): a busy event loop (a burst of
+   * requests, a starved process) does not count against Redis.
    */
   readonly timeoutMs: number;
   /** The policy while Redis does not answer. */
   readonly fallback: RedisFallback;
   /** This process's own buckets, which answer under the `local` policy. */
   readonly local: LimiterStore;
+  /**
+   * Under the `local` policy, the number of processes whose fallbacks split each key's limits
+   * (`--redis-fallback-share`): the local buckets hold the plan's limits divided by it, rounded
+   * down, at least 1 ({@link fallbackPlan}). A whole number, 1 or more. @default 1
+   */
+  readonly fallbackShare?: number;
   /** The operational log: told of each switch. */
   readonly log: LogSink;
   /** While in the fallback, how often Redis is asked whether it answers again, ms. @default 1000 */
@@ -55,6 +63,9 @@ export interface RedisStoreCounters {
 /** The refusal of the `closed` policy: one instance, so a refusal costs no stack trace. */
 const UNAVAILABLE = new ApiError('service_busy', 'Rate limits cannot be checked right now; retry shortly.', 1);
 
+/** The Redis socket's write high-water mark, bytes: 64 MiB, about 500,000 scripts (see {@link openRedisStore}). */
+const WRITE_HIGH_WATER_MARK = 64 * 1024 * 1024;
+
 /** Reconnection delay after `retries` failed attempts: 50 ms doubling to 2 s, with jitter so that hosts spread out. */
 const reconnectDelay = (retries: number): number => Math.min(50 * 2 ** retries, 2000) + Math.floor(Math.random() * 50);
 
@@ -72,6 +83,15 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
     throw new Error('--redis-url needs the optional package @redis/client, which is not installed; run `npm install @redis/client` beside equity-facts', { cause: error });
   }
   const connectTimeoutMs = options.connectTimeoutMs ?? 2000;
+  const socket = {
+    connectTimeout: connectTimeoutMs,
+    reconnectStrategy: reconnectDelay,
+    // Passed on to net.createConnection. The client stops a write at the socket's high-water
+    // mark (16 KiB, about 120 scripts) and writes the rest on 'drain', a turn of the event loop
+    // later; so that a burst's scripts leave in the one write that `RedisReplyWatch` times,
+    // the mark is above any burst.
+    writableHighWaterMark: WRITE_HIGH_WATER_MARK,
+  };
   const client = redis.createClient({
     url: options.url,
     // A command for a disconnected client fails at once (and is answered by the fallback)
@@ -81,7 +101,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
     // command: with it the server spent 46-51 µs of CPU per filings request, without it about
     // 33 (31 in-process). The store times its scripts itself (timeoutMs), so it is off.
     commandOptions: { timeout: 0 },
-    socket: { connectTimeout: connectTimeoutMs, reconnectStrategy: reconnectDelay },
+    socket,
   }) as RedisClientType;
   const store = new RedisStore(client, options);
   await store.start(connectTimeoutMs);
@@ -94,6 +114,8 @@ export class RedisStore implements LimiterStore {
   readonly #client: RedisClientType;
   readonly #options: RedisStoreOptions;
   readonly #where: string;
+  /** Decides when a script is unanswered, from Redis's side only (`redis-reply-watch.ts`). */
+  readonly #watch: RedisReplyWatch;
   #shared = false;
   #probe: NodeJS.Timeout | undefined;
   #probing = false;
@@ -102,6 +124,8 @@ export class RedisStore implements LimiterStore {
   #started = false;
   /** The client's last error, for the start-up line. */
   #lastError: string | undefined;
+  /** Each plan's share for the local fallback, by plan (see {@link fallbackPlan}). */
+  readonly #sharedPlans = new Map<Plan, Plan>();
   /** A SCRIPT LOAD under way (after NOSCRIPT: Redis restarted or flushed its scripts). */
   #loading: Promise<unknown> | undefined;
 
@@ -110,6 +134,7 @@ export class RedisStore implements LimiterStore {
     this.#client = client;
     this.#options = options;
     this.#where = describeUrl(options.url);
+    this.#watch = new RedisReplyWatch(options.timeoutMs);
     client.on('error', (error: Error) => {
       this.#lastError = error.message;
       this.#toFallback(`connection lost (${error.message})`);
@@ -162,31 +187,13 @@ export class RedisStore implements LimiterStore {
     }
   }
 
-  /** One script run, answered by the fallback when it fails or takes longer than the timeout. */
+  /** One script run, answered by the fallback when it fails or Redis leaves it unanswered for the timeout. */
   #ask(keyId: string, plan: Plan, take: '0' | '1'): Promise<LimitDecision> {
     const [minuteKey, dayKey] = bucketKeys(keyId);
     const args = ['EVALSHA', BUCKETS_SCRIPT_SHA1, '2', minuteKey, dayKey, String(plan.perMinute), String(plan.perDay), take];
-    return new Promise<LimitDecision>((resolve) => {
-      let settled = false;
-      const fail = (reason: string): void => {
-        if (settled) return;
-        settled = true;
-        this.#toFallback(reason);
-        resolve(this.#fallbackAnswer(keyId, plan, take === '1'));
-      };
-      // Judged after the poll phase (setImmediate): an answer that arrived while the event loop
-      // was busy is read first, so only Redis's own slowness trips the timeout.
-      const timer = setTimeout(() => setImmediate(fail, `did not answer within ${this.#options.timeoutMs} ms`), this.#options.timeoutMs);
-      this.#run(args).then((reply) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        const [refused, minute, day] = reply;
-        resolve(limitDecision(refused === '', Number(minute), Number(day), plan));
-      }, (error: Error) => {
-        clearTimeout(timer);
-        fail(`failed (${error.message})`);
-      });
+    return this.#watch.send(() => this.#run(args)).then(([refused, minute, day]) => limitDecision(refused === '', Number(minute), Number(day), plan), (error: Error) => {
+      this.#toFallback(error instanceof RedisSilentError ? error.message : `failed (${error.message})`);
+      return this.#fallbackAnswer(keyId, plan, take === '1');
     });
   }
 
@@ -196,6 +203,7 @@ export class RedisStore implements LimiterStore {
       return await this.#client.sendCommand<[string, string, string]>(args);
     } catch (error) {
       if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      this.#watch.replied();
       await this.#load();
       return this.#client.sendCommand<[string, string, string]>(args);
     }
@@ -211,15 +219,25 @@ export class RedisStore implements LimiterStore {
   #fallbackAnswer(keyId: string, plan: Plan, take: boolean): LimitDecision | Promise<LimitDecision> {
     this.counters.fallbackAnswers++;
     if (this.#options.fallback === 'closed') return Promise.reject(UNAVAILABLE);
-    return take ? this.#options.local.take(keyId, plan) : this.#options.local.peek(keyId, plan);
+    const share = this.#options.fallbackShare ?? 1;
+    const local = share === 1 ? plan : this.#sharedPlans.get(plan) ?? this.#sharePlan(plan, share);
+    return take ? this.#options.local.take(keyId, local) : this.#options.local.peek(keyId, local);
+  }
+
+  /** {@link fallbackPlan}, kept per plan (the plan table's rows: a handful). */
+  #sharePlan(plan: Plan, share: number): Plan {
+    const local = fallbackPlan(plan, share);
+    this.#sharedPlans.set(plan, local);
+    return local;
   }
 
   #toFallback(reason: string): void {
     if (!this.#shared || this.#closed) return;
     this.#shared = false;
     this.counters.fallbacks++;
+    const share = this.#options.fallbackShare ?? 1;
     this.#options.log(`limits: Redis at ${this.#where} ${reason}; ${this.#options.fallback === 'local'
-      ? "answering from this process's own buckets until it is back (--redis-fallback local: each process admits up to a whole plan meanwhile)"
+      ? `answering from this process's own buckets until it is back (--redis-fallback local: each process admits up to ${share === 1 ? 'a whole plan' : `1/${share} of each key's limits (--redis-fallback-share ${share})`} meanwhile)`
       : 'answering 503 service_busy until it is back (--redis-fallback closed)'}`, 'warn');
     this.#probe ??= setInterval(() => void this.#probeOnce(), this.#options.probeIntervalMs ?? 1000);
     this.#probe.unref();
@@ -247,6 +265,19 @@ export class RedisStore implements LimiterStore {
       this.#probing = false;
     }
   }
+}
+
+/**
+ * A process's share of a plan under the local fallback: the per-minute and per-day limits
+ * divided by `share`, rounded down so that `share` processes together admit no more than the
+ * plan allows (decisions §3 limits, §11 fallback), and at least 1 so that a key is never shut
+ * out (with more processes than a limit, they admit up to `share` per window together).
+ *
+ * @param plan - the key's plan (a row of the plan table).
+ * @param share - the number of processes sharing the Redis, a whole number, 1 or more.
+ */
+export function fallbackPlan(plan: Plan, share: number): Plan {
+  return Object.freeze({ ...plan, perMinute: Math.max(1, Math.floor(plan.perMinute / share)), perDay: Math.max(1, Math.floor(plan.perDay / share)) });
 }
 
 /** The URL without its password, for log lines. */

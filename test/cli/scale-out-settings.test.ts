@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readServeConfig } from '../../src/cli/serve-config.js';
+import { SERVE_USAGE, readServeConfig } from '../../src/cli/serve-config.js';
 import { Limiter } from '../../src/guard/limiter.js';
 import { resolveOptions } from '../../src/options.js';
 
@@ -47,4 +47,20 @@ test('the handler options of issue 12 are checked once, each TypeError naming th
     [{ metrics: 'yes' }, /metrics must be true or false/],
   ];
   for (const [options, message] of refusals) assert.throws(() => resolveOptions(options as never), (error: Error) => error instanceof TypeError && message.test(error.message));
+});
+
+test('--redis-fallback-share (EQF_REDIS_FALLBACK_SHARE) is read as a whole number of 1 or more, and refused otherwise, naming the flag or variable', () => {
+  assert.deepEqual(readServeConfig(['--redis-fallback-share', '3'], {}), { redisFallbackShare: 3 });
+  assert.deepEqual(readServeConfig([], { EQF_REDIS_FALLBACK_SHARE: '6' }), { redisFallbackShare: 6 });
+  assert.deepEqual(readServeConfig(['--redis-fallback-share', '2'], { EQF_REDIS_FALLBACK_SHARE: '6' }), { redisFallbackShare: 2 });
+  for (const bad of ['0', '-1', '1.5', 'three', '99999999999']) {
+    assert.throws(() => readServeConfig([`--redis-fallback-share=${bad}`], {}), new RegExp(`--redis-fallback-share must be a whole number from 1 to \\d+, got "${bad}"`));
+  }
+  assert.throws(() => readServeConfig([], { EQF_REDIS_FALLBACK_SHARE: '0' }), /EQF_REDIS_FALLBACK_SHARE must be a whole number from 1/);
+  assert.match(SERVE_USAGE, /--redis-fallback-share N\s+EQF_REDIS_FALLBACK_SHARE\s+.*default 1/);
+  assert.equal(resolveOptions({}).redisFallbackShare, 1);
+  assert.equal(resolveOptions({ redisFallbackShare: 4 }).redisFallbackShare, 4);
+  for (const bad of [0, 2.5, '3', -1]) {
+    assert.throws(() => resolveOptions({ redisFallbackShare: bad } as never), (error: Error) => error instanceof TypeError && /redisFallbackShare must be a whole number, 1 or more/.test(error.message));
+  }
 });

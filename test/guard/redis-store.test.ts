@@ -3,9 +3,12 @@
  * in-process store, expiry of idle buckets, the script reloaded after NOSCRIPT, and the failure
  * policy of decisions §11 (Redis killed, paused, restarted).
  */
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
+import { Limiter } from '../../src/guard/limiter.js';
 import { bucketKeys } from '../../src/guard/redis-script.js';
+import { openRedisStore, type RedisStore } from '../../src/guard/redis-store.js';
+import { findPlan } from '../../src/plans.js';
 import { RATE_LIMIT_HEADER_NAMES } from '../../src/guard/rate-limit-headers.js';
 import { KEYS, startHarness, withKey, type Harness, type Reply } from '../helpers/harness.js';
 import { NO_REDIS_REASON, startRedis } from '../helpers/redis-server.js';
@@ -163,4 +166,83 @@ test(named('through Redis a conditional request answers 304 with the current lim
   assert.deepEqual(expected.slice(0, 2), [200, 304]);
   assert.equal((expected[4] as { used: number }).used, 1, 'the 304 took no token');
   assert.deepEqual(await conditional(shared), expected);
+});
+
+/** Keeps this process's event loop busy for `ms` of real time: the injected stall of a busy API process. */
+function stallEventLoop(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until) { /* busy, as a process answering a burst is */ }
+}
+
+/** A Redis store on `url` with its log lines, closed after the test. */
+async function openStore(t: TestContext, url: string, timeoutMs: number): Promise<{ store: RedisStore; logs: string[] }> {
+  const logs: string[] = [];
+  const store = await openRedisStore({ url, timeoutMs, fallback: 'local', local: new Limiter({ sweepIntervalMs: 0 }), log: (line) => logs.push(line) });
+  t.after(() => store.close());
+  return { store, logs };
+}
+
+test(named('an event-loop stall longer than --redis-timeout-ms before or after a script is written is not Redis\'s slowness: Redis answers, no fallback'), skip, async (t) => {
+  const redis = await startRedis(t);
+  const { store, logs } = await openStore(t, redis.url, 100);
+  const free = findPlan('free')!;
+  // Before the write: the client writes what was sent in one turn of the event loop in its next
+  // check phase; a script sent from a check phase and followed by a stall is written only after
+  // the loop has been late by far more than the timeout (as a burst of requests makes it).
+  const beforeWrite = await new Promise<unknown>((resolve) => setImmediate(() => {
+    resolve(store.take('k_free', free));
+    stallEventLoop(250);
+  }));
+  // After the write: the answer sits in the socket while the loop is busy.
+  const afterWrite = store.take('k_free', free);
+  setImmediate(stallEventLoop, 250);
+  const decisions = [await beforeWrite, await afterWrite] as { minute: { remaining: number } }[];
+  assert.deepEqual(decisions.map((d) => d.minute.remaining), [9, 8]);
+  const [minute] = bucketKeys('k_free');
+  const stored = await (await redis.client()).sendCommand<string>(['GET', minute!]);
+  assert.equal(Math.floor(Number(stored.split(' ')[0])), 8, 'both counted in Redis');
+  assert.deepEqual(logs.filter((line) => !line.includes('shared through Redis')), [], 'no switch to the fallback');
+  assert.equal(store.state().mode, 'shared');
+  assert.equal(store.counters.fallbackAnswers, 0);
+});
+
+test(named('Redis stopped (SIGSTOP): the waiting request is answered by the local fallback after --redis-timeout-ms, logged once; resumed (SIGCONT): shared again'), skip, async (t) => {
+  const redis = await startRedis(t);
+  const h = await startHarness(t, { redisUrl: redis.url, redisTimeoutMs: 100 });
+  assert.equal((await h.get(FILINGS, withKey(KEYS.free))).headers['x-ratelimit-remaining-minute'], '9');
+  redis.stop();
+  t.after(() => redis.resume()); // so that nothing waits on a frozen Redis if an assertion fails
+  // Redis still accepts the script (the connection is open) and never answers it.
+  const waiting = await h.get(FILINGS, withKey(KEYS.free));
+  assert.equal(waiting.status, 200);
+  assert.equal(waiting.headers['x-ratelimit-remaining-minute'], '9', "this process's own full buckets answered");
+  assert.deepEqual((await h.get('/readyz')).json.limits, { store: 'redis', mode: 'fallback_local' });
+  assert.equal((await h.get(FILINGS, withKey(KEYS.free))).headers['x-ratelimit-remaining-minute'], '8');
+  const switches = h.logs.filter((line) => /did not answer within 100 ms; answering from this process's own buckets/.test(line));
+  assert.equal(switches.length, 1, h.logs.join('\n'));
+
+  redis.resume();
+  await waitForMode(h, 'shared');
+  assert.equal(h.logs.filter((line) => line.includes('answers again; limits are shared again')).length, 1, h.logs.join('\n'));
+  const after = await h.get(FILINGS, withKey(KEYS.free));
+  const stored = await (await redis.client()).sendCommand<string>(['GET', bucketKeys('k_free')[0]!]);
+  assert.equal(after.headers['x-ratelimit-remaining-minute'], String(Math.floor(Number(stored.split(' ')[0]))), 'counted in Redis again');
+  assert.equal(h.logs.filter((line) => line.includes('did not answer')).length, 1, 'one switch only');
+});
+
+test(named('--redis-fallback-share 3: while Redis is away each process answers a free key from buckets of 3 per minute (10 / 3, rounded down), and says so'), skip, async (t) => {
+  const redis = await startRedis(t);
+  const h = await startHarness(t, { redisUrl: redis.url, redisTimeoutMs: 100, redisFallbackShare: 3 });
+  assert.equal((await h.get(FILINGS, withKey(KEYS.free))).headers['x-ratelimit-limit-minute'], '10', 'shared: the whole plan');
+  await redis.kill();
+  await waitForMode(h, 'fallback_local');
+  const statuses: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const reply = await h.get(FILINGS, withKey(KEYS.free));
+    statuses.push(reply.status);
+    assert.equal(reply.headers['x-ratelimit-limit-minute'], '3');
+    assert.equal(reply.headers['x-ratelimit-limit-day'], '66', '200 / 3, rounded down');
+  }
+  assert.deepEqual(statuses, [200, 200, 200, 429, 429]);
+  assert.match(h.logs.join('\n'), /each process admits up to 1\/3 of each key's limits \(--redis-fallback-share 3\) meanwhile/);
 });

@@ -26,6 +26,10 @@ export interface TestRedis {
   kill(): Promise<void>;
   /** Starts it again on the same port (empty: no persistence). */
   restart(): Promise<void>;
+  /** SIGSTOP: connections stay open and accept writes, and nothing is answered (a frozen host). */
+  stop(): void;
+  /** SIGCONT after {@link stop}: Redis answers what it was sent meanwhile. */
+  resume(): void;
 }
 
 /** A free TCP port on 127.0.0.1. */
@@ -84,6 +88,8 @@ export async function startRedis(t: TestContext): Promise<TestRedis> {
       return client;
     },
     kill,
+    stop: () => { child?.kill('SIGSTOP'); },
+    resume: () => { child?.kill('SIGCONT'); },
     async restart() {
       await kill();
       child = await spawnRedis(port);
