@@ -1,9 +1,11 @@
 /**
- * Regenerates the README's example section from the real server: it starts `listen()` on the
- * embedded snapshot and demo keys, sends each example request, trims long arrays and strings,
- * and writes the Markdown between the `examples:start` / `examples:end` markers.
+ * Regenerates the examples from the real server: it starts `listen()` on the embedded snapshot
+ * and demo keys, sends each example request, trims long arrays and strings, and writes the
+ * Markdown of every example between the `examples:start` / `examples:end` markers of
+ * docs/examples.md, and of the one marked `readme` between the `example:start` / `example:end`
+ * markers of README.md.
  *
- * Usage: `tsx scripts/readme-examples.ts` (prints) or `tsx scripts/readme-examples.ts --write`.
+ * Usage: `tsx scripts/readme-examples.ts` (prints every example) or `tsx scripts/readme-examples.ts --write`.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { request } from 'undici';
@@ -13,16 +15,16 @@ import { PACKAGE_ROOT } from '../src/options.js';
 const SIGNAL = 'eqf_TGMBlooxG3NRmHZxrwbVrQdZddQ55rhT0BewZu';
 const FREE = 'eqf_O4fTdfnqXNNdQMMAlCyNfYImM75IxpsU3jZ1Yj';
 
-interface Example { title: string; path: string; key: string | null; note?: string }
+interface Example { title: string; path: string; key: string | null; note?: string; readme?: boolean }
 
 const EXAMPLES: Example[] = [
   { title: 'Insider activity (Form 4), one company', path: '/api/v1/finance/insiders?ticker=TSLA', key: SIGNAL,
-    note: 'Musk\'s sale of 3,107,623 shares at $191.467 on 2022-11-08 is in `ownership/datamule_paypal/0000899243-22-035394.xml`. ' +
+    note: 'Musk\'s sale of 3,107,623 shares at $191.467 on 2022-11-08 is in `ownership/datamule_paypal/0000899243-22-035394.xml` of the SEC sample the snapshot was built from. ' +
       `With the free key (\`${FREE}\`) the same request returns the same row without \`summary\`.` },
   { title: 'Institutional holdings (13F), one filer', path: '/api/v1/finance/whales?cik=1619124', key: SIGNAL,
-    note: 'ACTIAM N.V.\'s 13F-HR for 2020-12-31 (`13f/other_filers/0001619124-21-000002.txt`): its cover page gives tableValueTotal 732158, in thousands of USD.' },
+    note: 'ACTIAM N.V.\'s 13F-HR for 2020-12-31 (`13f/other_filers/0001619124-21-000002.txt` of the SEC sample): its cover page gives tableValueTotal 732158, in thousands of USD.' },
   { title: 'Earnings releases (8-K item 2.02)', path: '/api/v1/finance/earnings?ticker=AAPL&limit=1', key: SIGNAL },
-  { title: 'Recent filings', path: '/api/v1/finance/filings?ticker=NVDA&limit=1', key: SIGNAL },
+  { title: 'Recent filings', path: '/api/v1/finance/filings?ticker=NVDA&limit=1', key: SIGNAL, readme: true },
   { title: 'Company reports', path: '/api/v1/finance/reports?ticker=AAPL', key: SIGNAL },
   { title: 'Any ticker of a company finds it', path: '/api/v1/finance/reports?ticker=GOOG', key: SIGNAL,
     note: 'Alphabet trades as GOOGL (class A) and GOOG (class C); both find its rows. Its report comes from its XBRL company facts and ACTIAM\'s 13F.' },
@@ -53,18 +55,31 @@ function compact(value: unknown, indent = ''): string {
   return `{\n${entries.join(',\n')}\n${indent}}`;
 }
 
+/** Replaces what lies between `<!-- name:start -->` and `<!-- name:end -->` in a file of the package. */
+async function writeBetween(path: string, name: string, markdown: string): Promise<void> {
+  const file = `${PACKAGE_ROOT}${path}`;
+  const text = await readFile(file, 'utf8');
+  const start = text.indexOf(`<!-- ${name}:start -->`);
+  const end = text.indexOf(`<!-- ${name}:end -->`);
+  if (start === -1 || end === -1) throw new Error(`${path} has no ${name} markers`);
+  await writeFile(file, `${text.slice(0, start)}<!-- ${name}:start -->\n${markdown}\n${text.slice(end)}`);
+}
+
 async function main(): Promise<void> {
-  const server = await listen({ port: 0, log: () => {}, watchIntervalMs: 0 });
-  const parts: string[] = ['### Examples', '', 'Real responses from the embedded snapshot, trimmed (long arrays cut, `license` elided). ' +
+  // The base address clients would use with `npm start`, so that links and the attribution read as they will.
+  const server = await listen({ port: 0, log: () => {}, watchIntervalMs: 0, baseUrl: 'http://127.0.0.1:8080' });
+  const parts: string[] = ['Real responses from the embedded snapshot, trimmed (long arrays cut, `license` elided). ' +
     'Start the server with `npm start`, then:', ''];
+  const readme: string[] = [];
   try {
     for (const example of EXAMPLES) {
       const headers = example.key ? { 'x-api-key': example.key } : undefined;
       const response = await request(`${server.url}${example.path}`, { headers });
       const body = await response.body.json();
       const keyFlag = example.key ? ` -H "X-API-Key: ${example.key}"` : '';
-      parts.push(`**${example.title}** (${response.statusCode})${example.note ? `. ${example.note}` : ''}`, '', '```sh',
-        `curl -s${keyFlag} "http://127.0.0.1:8080${example.path}"`, '```', '', '```json', compact(trim(body)), '```', '');
+      const shown = ['```sh', `curl -s${keyFlag} "http://127.0.0.1:8080${example.path}"`, '```', '', '```json', compact(trim(body)), '```', ''];
+      parts.push(`**${example.title}** (${response.statusCode})${example.note ? `. ${example.note}` : ''}`, '', ...shown);
+      if (example.readme) readme.push(...shown);
     }
   } finally {
     await server.close();
@@ -74,12 +89,8 @@ async function main(): Promise<void> {
     process.stdout.write(`${markdown}\n`);
     return;
   }
-  const file = `${PACKAGE_ROOT}README.md`;
-  const readme = await readFile(file, 'utf8');
-  const start = readme.indexOf('<!-- examples:start -->');
-  const end = readme.indexOf('<!-- examples:end -->');
-  if (start === -1 || end === -1) throw new Error('README.md has no examples markers');
-  await writeFile(file, `${readme.slice(0, start)}<!-- examples:start -->\n${markdown}\n${readme.slice(end)}`);
+  await writeBetween('docs/examples.md', 'examples', markdown);
+  await writeBetween('README.md', 'example', readme.join('\n').trimEnd());
 }
 
 await main();

@@ -7,7 +7,7 @@
 //     like the API's pages, so the bytes sent are as cold as the API's rows (one Map);
 //   - the envelope: `as_of` is the clock at the response (decisions §5), so the body is sent as
 //     the envelope's front (with this millisecond's `as_of`), the rows and `]}`, in one corked
-//     write, as the API sends it (the cheapest way measured; see notes.md);
+//     write, as the API sends it (the cheapest way measured; see docs/performance-notes.md);
 //   - the headers: the captured header names, with this request's id and rate-limit figures.
 // It skips everything else the API does: the breaker, the route table, parameter checks, the
 // key's status and plan, and error envelopes. So it is not correct, only cheaper than anything

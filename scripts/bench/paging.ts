@@ -122,7 +122,7 @@ async function main(): Promise<number> {
     };
     if (runs('overview walk start')) cases.get('overview walk start')!.push(...await walk(`/api/v1/finance/filings?limit=${PAGE}`));
     if (runs('overview deep') || runs('overview walk deep')) {
-      // The overview is long: 30 pages of 200 rows in, a page of 20 (every cursor page costs the same: scripts/bench/notes.md).
+      // The overview is long: 30 pages of 200 rows in, a page of 20 (every cursor page costs the same: docs/performance-notes.md).
       let overview = `/api/v1/finance/filings?limit=200`;
       for (let i = 0; i < 30; i++) {
         const link = (await get(overview)).headers.get('link');

@@ -1,10 +1,8 @@
 /**
  * BENCHMARKS.md from one run's results: tables, the load curve as a text plot, targets met or
- * missed, and the hand-written notes (scripts/bench/notes.md: profiles and fixes), appended as is.
+ * missed, and a link to the hand-written notes (docs/performance-notes.md: profiles and fixes).
  */
-import { readFileSync } from 'node:fs';
 import type { WrkResult } from './processes.js';
-import { BENCH_DIR } from './processes.js';
 import { renderScaleOut, type ScaleOutResults } from './scale-out.js';
 
 /**
@@ -106,7 +104,7 @@ export function renderMarkdown(r: BenchResults): string {
   out.push(`| ≤ 200 B of heap per idle limiter key | ${mark(r.limiter.bytesPerKey <= 200)}: ${r.limiter.bytesPerKey.toFixed(0)} B |`, '');
   out.push('## Commands', '');
   out.push('```sh', 'apt-get update && apt-get install -y wrk   # once', 'npm run bench                 # full run (about 10 minutes; generates snapshots into bench-out/ on first use)', 'npm run bench -- --quick      # smaller snapshots, 3 s runs', 'npm run bench -- --render-only   # rewrite this file from bench-out/results.json', 'npx tsx scripts/gen-snapshot.ts --companies 10000 --filings 1000000 --out bench-out/snap   # the snapshot alone',
-    'npx tsx scripts/bench/head-to-head.ts --a dist --b bare   # or --b floor, or --b <other build>: both at once, pinned; steadier ratios for comparing builds (see the notes)', '```', '');
+    'npx tsx scripts/bench/head-to-head.ts --a dist --b bare   # or --b floor, or --b <other build>: both at once, pinned; steadier ratios for comparing builds (see docs/performance-notes.md)', '```', '');
   out.push(`Server under test: \`node dist/cli/main.js serve --port 0 --snapshots <1M-filing snapshot> --keys <10,000 Founders keys> --access-log off\` (the access log's cost is measured in the scale-out section); bare server: \`node scripts/bench/bare-server.mjs\`, answering each endpoint's captured body (${endpoints.map((e) => `${e} ${r.bodyBytes[e]} B`).join(', ')}) with the same headers; floor server (F): \`node scripts/bench/floor-server.mjs\`, the least work a correct answer needs (the key's SHA-256 looked up among the keys, one token from the key's two buckets, the ticker's own cold copy of the rows, the envelope with this response's \`as_of\` in the same corked three-part write as the API's, this request's id and rate-limit header values) and nothing else: no breaker, routes, parameter checks, key status or plan, or error envelopes. ` +
     `All three are compiled JavaScript in their own process. Snapshot: ${r.config.serveFilings.toLocaleString('en')} filings, 10,000 companies with Zipf-distributed filings. wrk: ${r.config.connections} connections, ${r.config.warmSeconds} s warm-up per target, then ${r.config.rounds} rounds of ${r.config.seconds} s per target, alternating A (equity-facts), B (bare) and F (floor) per endpoint; scripts/bench/rotate.lua rotates over the 10,000 keys and over every ticker with at least 20 filings. "non-2xx" is wrk's count of responses with status ≥ 400.`, '');
 
@@ -169,10 +167,11 @@ export function renderMarkdown(r: BenchResults): string {
       'run by the same `npm run bench`. Targets: a deep page at least 0.9 x the first page\'s req/s, a 304 at least 1.0 x the 200 of the same page. '
       + 'Each of those cases asks for the same pages again and again (a poller, a popular page); the two walks ask for 50 consecutive pages of the '
       + 'overview in turn, each once per pass, as clients following `Link` do: the deep walk against the walk from the start shows what depth costs '
-      + 'when no page is repeated, either walk against the first page what a page asked for once costs (see the notes under "Profiles and fixes").', '',
+      + 'when no page is repeated, either walk against the first page what a page asked for once costs (see "Profiles and fixes" in [the performance notes](docs/performance-notes.md#profiles-and-fixes)).', '',
       r.paging, '');
   }
-  out.push(readFileSync(`${BENCH_DIR}notes.md`, 'utf8').trim(), '');
+  out.push('## Notes', '', 'How each figure was won (profiles, fixes, what was tried and left as is) is in ' +
+    '[docs/performance-notes.md](docs/performance-notes.md), written by hand; this file holds the generated tables.', '');
   return out.join('\n');
 }
 
