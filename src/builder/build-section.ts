@@ -40,6 +40,7 @@ export function buildSection(s: BuildSectionInputs): Record<string, unknown> {
     notes: {
       insider_issuers_without_ticker: s.insiders.issuersWithoutTicker.length,
       filings_replaced_by_4a: s.insiders.replacedByAmendment,
+      insider_transactions_from_data_set: s.insiders.transactionsFromDataSet,
       ownership_in_plain_text: s.inputs.plainTextOwnership.length,
       earnings_without_ticker: s.earnings.withoutTicker,
       earnings_without_document: s.earnings.withoutDocument,

@@ -115,6 +115,12 @@ export interface OwnershipFiling {
   /** Where `filedAt` came from, once resolved; absent means `edgar`. */
   filedAtSource?: FiledAtSource;
   /**
+   * Set where the record comes from an Insider Transactions Data Set, whose NONDERIV_TRANS table
+   * stores shares and prices with 2 decimals (its readme: NUMBER(16,2)): values computed from it
+   * may differ from the form's own by the rounding.
+   */
+  fromDataSet?: true;
+  /**
    * How many Table I transactions the form reported, where `transactions` holds only some of
    * them (the builder keeps the codes rows count); absent when `transactions` is all of them.
    */

@@ -33,7 +33,10 @@ const notableTrade = obj({
   price_usd: num('price per share in USD', { minimum: 0 }),
   plan_10b5_1: nullable(bool('whether the Rule 10b5-1(c) box is checked; null where the form predates the checkbox (April 2023)')),
   accession_no: accessionNo(),
-}, [], 'one P or S trade');
+  from_data_set: bool('true where the trade was read from an Insider Transactions Data Set, not the form\'s XML: the data set stores shares ' +
+    'and prices with 2 decimals (its readme: NUMBER(16,2)), so shares, price_usd and value_usd may differ from the form\'s own by that rounding. ' +
+    'Where a filing is read both ways, its XML is used'),
+}, ['from_data_set'], 'one P or S trade');
 
 const clusterRule = obj({
   codes: arr(oneOf(COUNTED_TRANSACTION_CODES), 'transaction codes that count as buying'),

@@ -30,6 +30,13 @@ export interface NotableTrade {
   price_usd: number;
   plan_10b5_1: boolean | null;
   accession_no: string;
+  /**
+   * True where the trade was read from an Insider Transactions Data Set rather than the form's
+   * XML: the data set stores shares and prices with 2 decimals (its readme: NUMBER(16,2)), so
+   * `shares`, `price_usd` and `value_usd` may differ from the form's own by that rounding. Written
+   * by every build of this version; older snapshots may lack it.
+   */
+  from_data_set?: boolean;
 }
 
 /** The cluster rule echoed in each insider row. */

@@ -12,9 +12,9 @@ const insider: InsiderRow = {
   cluster_rule: { codes: ['P'], min_insiders: 3, span_days: 30 },
   notable: [
     { insider: 'Doe Jane', role: 'Chief Executive Officer, Director', code: 'S', value_usd: 900_000, date: '2025-03-03',
-      shares: 6000, price_usd: 150, plan_10b5_1: true, accession_no: '0001604821-25-000031' },
+      shares: 6000, price_usd: 150, plan_10b5_1: true, accession_no: '0001604821-25-000031', from_data_set: false },
     { insider: 'Roe Richard', role: 'Director', code: 'P', value_usd: 150_000, date: '2024-02-29',
-      shares: 1000, price_usd: 150, plan_10b5_1: null, accession_no: '0001604821-25-000012' },
+      shares: 1000, price_usd: 150, plan_10b5_1: null, accession_no: '0001604821-25-000012', from_data_set: true },
   ],
   summary: 'Two insiders bought shares worth 250,000 USD; four sales totalled 1,500,000.50 USD.',
 };
@@ -97,6 +97,7 @@ export const BREAKING_MUTATIONS: Readonly<Record<RowKind | 'meta', readonly (rea
     ['ticker in lower case', 'ticker', 'ntra'], ['cik not 10 digits', 'cik', '1604821'], ['fractional count', 'n_buys', 1.5],
     ['negative buy_usd', 'buy_usd', -1], ['bad transaction code', 'notable.0.code', 'A'], ['month 13', 'window_start', '2025-13-01'],
     ['bad accession number', 'notable.1.accession_no', '0001604821-25-12'], ['plan_10b5_1 a string', 'notable.0.plan_10b5_1', 'yes'],
+    ['from_data_set a string', 'notable.1.from_data_set', 'true'],
     ['more than 5 notable trades', 'notable', Array.from({ length: 6 }, () => insider.notable[0])], ['window_days 0', 'window_days', 0],
   ],
   whales: [
