@@ -88,11 +88,22 @@ export function earningsRecap(row: EarningsRow): string | undefined {
 
 /** Summary of a filing row. */
 export function filingSummary(row: FilingRow): string | undefined {
+  if (row.filed_at_source === 'signature_date') return signedFilingSummary(row);
+  return joinSentences([
+    `${row.company}${row.ticker ? ` (${row.ticker})` : ''} filed Form ${row.form} on ${row.filed_at}${row.period_of_report ? ` for the period ending ${row.period_of_report}` : ''}.`,
+    row.items.length > 0 ? `Items reported: ${row.items.join(', ')}.` : null,
+  ]);
+}
+
+/**
+ * Summary of a filing row dated by the form's signature date (no input gives its filing date):
+ * it says "signed", and names the form before the company, which for a Form 3/4/5 is the issuer
+ * rather than the reporting owner who signed it.
+ */
+function signedFilingSummary(row: FilingRow): string | undefined {
   const period = row.period_of_report ? ` for the period ending ${row.period_of_report}` : '';
   return joinSentences([
-    row.filed_at_source === 'signature_date'
-      ? `Form ${row.form} of ${row.company}${row.ticker ? ` (${row.ticker})` : ''}${period} was signed on ${row.filed_at}; no input gives its filing date.`
-      : `${row.company}${row.ticker ? ` (${row.ticker})` : ''} filed Form ${row.form} on ${row.filed_at}${row.period_of_report ? ` for the period ending ${row.period_of_report}` : ''}.`,
+    `Form ${row.form} of ${row.company}${row.ticker ? ` (${row.ticker})` : ''}${period} was signed on ${row.filed_at}; no input gives its filing date.`,
     row.items.length > 0 ? `Items reported: ${row.items.join(', ')}.` : null,
   ]);
 }
