@@ -1,8 +1,7 @@
 /**
  * The as-of date of a snapshot: it holds nothing filed after it, in every row kind. Filing
- * records, Forms 3/4/5, 13F reports and company facts are cut at their filing date (an
- * ownership document whose filing date no input gives was already left out as skipped, see
- * resolve.ts). The insider and filings windows end at the as-of date too.
+ * records, Forms 3/4/5, 13F reports and company facts are cut at their filing date (for a
+ * document whose filing date no input gives, its signature date, see resolve.ts). The insider and filings windows end at the as-of date too.
  */
 import type { CompanyFacts } from '../edgar/company-facts-json.js';
 import { factsFiledBy } from '../facts/fiscal-periods.js';

@@ -40,11 +40,13 @@ export function buildSection(s: BuildSectionInputs): Record<string, unknown> {
     notes: {
       insider_issuers_without_ticker: s.insiders.issuersWithoutTicker.length,
       filings_replaced_by_4a: s.insiders.replacedByAmendment,
+      insider_transactions_from_data_set: s.insiders.transactionsFromDataSet,
       ownership_in_plain_text: s.inputs.plainTextOwnership.length,
       earnings_without_ticker: s.earnings.withoutTicker,
       earnings_without_document: s.earnings.withoutDocument,
       companies_without_ticker: s.reports.withoutTicker,
-      thirteenf_filed_at_from_signature_date: s.resolved.filedAtFromSignature,
+      filed_at_from_signature_date: s.resolved.filedAtFromSignature.length,
+      filed_at_from_signature_date_accessions: s.resolved.filedAtFromSignature.slice(0, 50),
       submissions_clocks: submissionsClockNotes(s.resolved.submissionsClocks, from),
       unmapped_8k_item_titles: Object.fromEntries(s.inputs.unmappedItemTitles),
       data_sets: s.inputs.dataSets.map((d) => ({

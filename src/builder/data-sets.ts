@@ -6,7 +6,9 @@
  * SUMMARYPAGE, SIGNATURE) with its information table (INFOTABLE). Only what rows use is kept:
  * of the transactions, codes P and S; of the information table, the entries, their repeated
  * names and titles stored once. The records are those the filings' XML gives, so the same
- * filings make the same rows.
+ * filings make the same rows, except that NONDERIV_TRANS stores shares and prices with 2 decimals
+ * (the data set's readme: NUMBER(16,2)): each Form 3/4/5 record is marked as read from a data set,
+ * and where the filing's XML is read too, the XML is used (resolve.ts).
  */
 import type { Readable } from 'node:stream';
 import type { DataSetKind, DataSetTable } from '../edgar/data-set-tables.js';
@@ -189,7 +191,7 @@ export class DataSetAssembly {
           accessionNo: s.accessionNo, filedAt: s.filedAt, documentType: s.documentType, periodOfReport: s.periodOfReport,
           issuerCik: s.issuerCik, issuerName: s.issuerName, issuerTradingSymbol: s.issuerTradingSymbol,
           owners: this.#owners.get(s.accessionNo) ?? [], plan10b51: s.plan10b51, transactions: transactions ? inKeyOrder(transactions) : [],
-          ...(filed !== (transactions?.items.length ?? 0) ? { transactionsFiled: filed } : {}),
+          fromDataSet: true, ...(filed !== (transactions?.items.length ?? 0) ? { transactionsFiled: filed } : {}),
         });
       }
     } else {

@@ -12,7 +12,7 @@ import type { FilingRecord } from '../edgar/records.js';
  * links it and the 8-K items by number; SGML headers and `-index.htm` pages list every document;
  * a `.header.json` names its documents by file name; a data-set table names none.
  */
-const SOURCE_RANK: Record<FilingRecord['source'], number> = { submissions: 0, sgml: 1, index: 2, 'header-json': 3, 'data-set': 4 };
+const SOURCE_RANK: Record<FilingRecord['source'], number> = { submissions: 0, sgml: 1, index: 2, 'header-json': 3, 'data-set': 4, document: 5 };
 
 /**
  * Merges the records of one accession number.

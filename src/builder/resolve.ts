@@ -1,15 +1,16 @@
 /**
  * Settles what the files say together: accession numbers and filing dates of bare XML
  * documents (from a `.header.json` beside them, their file or folder name, and the submissions
- * JSON), pairs of 13F cover page and information table found in one folder, one record per
- * accession number, and each company's facts merged from submissions JSON and ticker files.
+ * JSON; else the document's signature date, see loose-documents.ts), pairs of 13F cover page and
+ * information table found in one folder, one record per accession number, and each company's
+ * facts merged from submissions JSON and ticker files.
  */
 import { basename, dirname } from 'node:path';
 import { companyDirectory } from './companies.js';
 import { accessionFromName } from '../edgar/conventions.js';
 import type { Inputs, Skipped } from './inputs.js';
 import type { Company, FilingRecord, OwnershipFiling, ThirteenFFiling } from '../edgar/records.js';
-import { findInSubmissions, placeLooseHtml } from './loose-documents.js';
+import { findInSubmissions, placeLooseHtml, recordSignatureDated } from './loose-documents.js';
 import { mergeFilingRecords } from './merge-records.js';
 import { decideSubmissionsClock, readWritten, type SubmissionsClock } from '../edgar/submissions-clock.js';
 import { pushTo } from '../facts/group.js';
@@ -25,7 +26,10 @@ export interface Resolved {
   thirteenF: ThirteenFFiling[];
   /** Companies by CIK, for every CIK named in submissions or ticker files, with every header's profile (see companies.ts). */
   company: (cik: string) => Company | undefined;
-  /** Accession numbers of 13F filings whose date is the cover's signature date. */
+  /**
+   * Accession numbers of the Forms 3/4/5 and 13F filings dated by their signature date (no input
+   * gives EDGAR's record of their filing date), Forms 3/4/5 first.
+   */
   filedAtFromSignature: string[];
   /** The clock each submissions file writes `acceptanceDateTime` in, by path. */
   submissionsClocks: ({ path: string } & SubmissionsClock)[];
@@ -60,7 +64,8 @@ export function resolveInputs(inputs: Inputs): Resolved {
   for (const [accessionNo, records] of several) filingByAccession.set(accessionNo, mergeFilingRecords(records, hasTicker));
   placeLooseHtml(inputs, filingByAccession);
   const ownership = resolveOwnership(inputs, filingByAccession);
-  const { thirteenF, filedAtFromSignature } = resolveThirteenF(inputs, filingByAccession);
+  const thirteenF = resolveThirteenF(inputs, filingByAccession);
+  const filedAtFromSignature = recordSignatureDated(ownership, thirteenF, filingByAccession);
   return { filings: [...filingByAccession.values()], filingByAccession, ownership, thirteenF, company, filedAtFromSignature, submissionsClocks };
 }
 
@@ -106,20 +111,25 @@ function resolveOwnership(inputs: Inputs, filings: Map<string, FilingRecord>): O
   for (const filing of byAccession.values()) {
     filing.filedAt ??= inputs.headerJson.get(filing.accessionNo)?.filedAt ?? filings.get(filing.accessionNo)?.filedAt ?? null;
   }
-  // Only a loose document is left out for want of a date (in the order placed, as the skipped list had it).
+  // A loose document that no input dates is dated by its signature date; only one without any
+  // date is left out (in the order placed, as the skipped list had it).
   for (const { filing, path } of placed) {
     if (filing.filedAt !== null) continue;
-    inputs.skipped.push({ path, reason: 'ownershipDocument whose filing date no .header.json, SGML header, -index page or submissions JSON gives' });
+    if (filing.signatureDate) {
+      filing.filedAt = filing.signatureDate;
+      filing.filedAtSource = 'signature_date';
+      continue;
+    }
+    inputs.skipped.push({ path, reason: 'ownershipDocument whose filing date no .header.json, SGML header, -index page or submissions JSON gives, without a signature date' });
     byAccession.delete(filing.accessionNo);
   }
   return [...byAccession.values()];
 }
 
-function resolveThirteenF(inputs: Inputs, filings: Map<string, FilingRecord>): { thirteenF: ThirteenFFiling[]; filedAtFromSignature: string[] } {
+function resolveThirteenF(inputs: Inputs, filings: Map<string, FilingRecord>): ThirteenFFiling[] {
   const byAccession = new Map<string, ThirteenFFiling>();
-  const filedAtFromSignature: string[] = [];
   for (const part of inputs.thirteenF) {
-    byAccession.set(part.accessionNo, { ...toFiling(part.cover, part.entries, part.accessionNo, part.filedAt), filedAtSource: 'header' });
+    byAccession.set(part.accessionNo, { ...toFiling(part.cover, part.entries, part.accessionNo, part.filedAt), filedAtSource: 'edgar' });
   }
   const byDir = new Map<string, typeof inputs.looseThirteenF>();
   for (const part of inputs.looseThirteenF) pushTo(byDir, part.dir, part);
@@ -151,13 +161,12 @@ function resolveThirteenF(inputs: Inputs, filings: Map<string, FilingRecord>): {
       skip('13F filing date unknown: not in any submissions JSON and no signature date on the cover page');
       continue;
     }
-    if (!listed) filedAtFromSignature.push(accessionNo);
-    byAccession.set(accessionNo, { ...toFiling(cover, tables[0]?.entries ?? [], accessionNo, filedAt), filedAtSource: listed ? 'header' : 'signature' });
+    byAccession.set(accessionNo, { ...toFiling(cover, tables[0]?.entries ?? [], accessionNo, filedAt), filedAtSource: listed ? 'edgar' : 'signature_date' });
   }
   for (const part of inputs.dataSetThirteenF) {
-    if (!byAccession.has(part.accessionNo)) byAccession.set(part.accessionNo, { ...toFiling(part.cover, part.entries, part.accessionNo, part.filedAt), filedAtSource: 'header' });
+    if (!byAccession.has(part.accessionNo)) byAccession.set(part.accessionNo, { ...toFiling(part.cover, part.entries, part.accessionNo, part.filedAt), filedAtSource: 'edgar' });
   }
-  return { thirteenF: [...byAccession.values()], filedAtFromSignature };
+  return [...byAccession.values()];
 }
 
 function toFiling(cover: import('../edgar/thirteenf-xml.js').CoverPage, entries: ThirteenFFiling['entries'], accessionNo: string, filedAt: string): Omit<ThirteenFFiling, 'filedAtSource'> {

@@ -1,9 +1,10 @@
 /**
  * Forms 3, 4 and 5 as `ownershipDocument` XML (EDGAR Ownership XML Technical Specification,
  * schemas X0203–X0609): issuer, reporting owners and their relationship, Table I
- * (non-derivative) transactions with the footnotes that state their price, and the Rule 10b5-1(c)
- * checkbox `aff10b5One` (added April 2023).
- * The XML carries neither accession number nor filing date; the caller supplies them.
+ * (non-derivative) transactions with the footnotes that state their price, the Rule 10b5-1(c)
+ * checkbox `aff10b5One` (added April 2023) and the signature date of each `ownerSignature`.
+ * The XML carries neither accession number nor filing date; the caller supplies them (the
+ * signature date stands in where no input gives the filing date).
  */
 import { isoDate, normaliseTicker, padCik } from './conventions.js';
 import { statesTransactionPrice } from './footnote-price.js';
@@ -49,6 +50,7 @@ export function readOwnershipDocument(root: XmlNode, accessionNo: string, filedA
     .map((node) => readTransaction(node, pricedFootnotes))
     .filter((t): t is OwnershipTransaction => t !== undefined);
   const checkbox = xmlBoolean(text(doc, 'aff10b5One'));
+  const signatureDate = latestSignatureDate(doc);
   return {
     accessionNo,
     filedAt,
@@ -60,7 +62,21 @@ export function readOwnershipDocument(root: XmlNode, accessionNo: string, filedA
     owners: children(doc, 'reportingOwner').map(readOwner),
     plan10b51: checkbox ?? null,
     transactions,
+    ...(signatureDate ? { signatureDate } : {}),
   };
+}
+
+/** A calendar date's shape: month 01-12, day 01-31. */
+const CALENDAR_DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+
+/** The latest `ownerSignature/signatureDate` that is a date (one per signer of a joint filing), or undefined. */
+function latestSignatureDate(doc: XmlNode): string | undefined {
+  let latest: string | undefined;
+  for (const signature of children(doc, 'ownerSignature')) {
+    const date = isoDate(text(signature, 'signatureDate'));
+    if (date && CALENDAR_DATE.test(date) && (!latest || date > latest)) latest = date;
+  }
+  return latest;
 }
 
 function readOwner(node: XmlNode): ReportingOwner {

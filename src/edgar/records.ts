@@ -33,6 +33,15 @@ export interface HeaderProfile {
   filedAt: string;
 }
 
+/**
+ * Where a filing date came from: `edgar`, one of EDGAR's own records of the filing (SGML header,
+ * `-index` page, `.header.json`, submissions JSON, a data set's SUBMISSION table); or
+ * `signature_date`, the signature date on the Form 3/4/5 (`ownerSignature/signatureDate`) or 13F
+ * cover page (`signatureBlock/signatureDate`) itself, where no input gives the filing date. Forms
+ * are mostly signed on the day they are filed, some days before.
+ */
+export type FiledAtSource = 'edgar' | 'signature_date';
+
 /** One filing as EDGAR lists it (submissions JSON, an SGML header or a header JSON). */
 export interface FilingRecord {
   cik: string;
@@ -51,8 +60,12 @@ export interface FilingRecord {
   exhibit991: string | null;
   /** File names of the filing's documents that the source lists (the primary document without its `xsl…/` prefix). */
   documents: string[];
-  /** Where the record came from, for precedence: submissions JSON knows the most. */
-  source: 'submissions' | 'sgml' | 'index' | 'header-json' | 'data-set';
+  /**
+   * Where the record came from, for precedence: submissions JSON knows the most. `document`: made
+   * from a Form 3/4/5 or 13F document of which no input gives EDGAR's record, dated by its
+   * signature date (its `filedAt` is the signature date).
+   */
+  source: 'submissions' | 'sgml' | 'index' | 'header-json' | 'data-set' | 'document';
 }
 
 /** A reporting owner of a Form 3/4/5 and its relationship to the issuer. */
@@ -102,6 +115,19 @@ export interface OwnershipFiling {
   plan10b51: boolean | null;
   transactions: OwnershipTransaction[];
   /**
+   * The latest `ownerSignature/signatureDate` of the form (a joint filing has one per reporting
+   * owner), `YYYY-MM-DD`; absent where the form gives none (and on records from a data set).
+   */
+  signatureDate?: string;
+  /** Where `filedAt` came from, once resolved; absent means `edgar`. */
+  filedAtSource?: FiledAtSource;
+  /**
+   * Set where the record comes from an Insider Transactions Data Set, whose NONDERIV_TRANS table
+   * stores shares and prices with 2 decimals (its readme: NUMBER(16,2)): values computed from it
+   * may differ from the form's own by the rounding.
+   */
+  fromDataSet?: true;
+  /**
    * How many Table I transactions the form reported, where `transactions` holds only some of
    * them (the builder keeps the codes rows count); absent when `transactions` is all of them.
    */
@@ -128,8 +154,8 @@ export interface ThirteenFFiling {
   filer: string;
   periodOfReport: string;
   filedAt: string;
-  /** Where filedAt came from: the filing's header, or the cover page's signature date. */
-  filedAtSource: 'header' | 'signature';
+  /** Where filedAt came from: one of EDGAR's records of the filing, or the cover page's signature date. */
+  filedAtSource: FiledAtSource;
   form: string;
   /** `RESTATEMENT`, `NEW HOLDINGS` or null for an original report. */
   amendmentType: 'RESTATEMENT' | 'NEW HOLDINGS' | null;

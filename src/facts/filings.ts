@@ -1,6 +1,7 @@
 /**
  * Filing rows (decisions §6): every filing with a filing date in the `--filings-days` days that
- * end at as-of, with the URLs EDGAR gives it (primary document and index page).
+ * end at as-of, with the URLs EDGAR gives it (primary document and index page), and where its
+ * filing date came from (`filed_at_source`: EDGAR's own record, or the document's signature date).
  */
 import type { FilingRow } from '../rows/types.js';
 import { addDays, documentUrl, indexUrl } from '../edgar/conventions.js';
@@ -27,7 +28,7 @@ export function computeFilingRows(
     const who = company(f.cik);
     rows.push({
       type: 'filing', ticker: who.tickers[0] ?? null, tickers: who.tickers, cik: f.cik, company: who.name ?? f.company ?? `CIK ${f.cik}`, form: f.form,
-      accession_no: f.accessionNo, filed_at: f.filedAt, accepted_at: f.acceptedAt, period_of_report: f.periodOfReport,
+      accession_no: f.accessionNo, filed_at: f.filedAt, filed_at_source: f.source === 'document' ? 'signature_date' : 'edgar', accepted_at: f.acceptedAt, period_of_report: f.periodOfReport,
       items: f.items, primary_doc_url: f.primaryDocument ? documentUrl(f.cik, f.accessionNo, f.primaryDocument) : null,
       index_url: indexUrl(f.cik, f.accessionNo),
     });

@@ -10,6 +10,8 @@
  * and period of report; a 4/A without them changes nothing. A joint filing (several reporting
  * owners on one form) reports one set of transactions, so it counts once, credited to its first
  * reporting owner, in the sums, the counts and the cluster rule: its owners are one buyer.
+ * A trade read from an Insider Transactions Data Set, whose table stores shares and prices with 2
+ * decimals, says so (`from_data_set`).
  */
 import type { InsiderRow, NotableTrade } from '../rows/types.js';
 import { DEFAULT_CLUSTER_RULE, isClusterBuying, type Purchase } from './cluster.js';
@@ -41,6 +43,11 @@ export interface InsiderResult {
    * anything for the insider rows to count.
    */
   tradesInWindow: number;
+  /**
+   * P and S transactions counted in the rows that were read from an Insider Transactions Data Set
+   * (2-decimal shares and prices) rather than from the form's XML.
+   */
+  transactionsFromDataSet: number;
 }
 
 /** The transaction codes that insider rows count: P (purchase) and S (sale); the builder keeps no others. */
@@ -108,19 +115,21 @@ export function computeInsiderRows(filings: readonly OwnershipFiling[], options:
         insider: owner.name, role: ownerRole(owner), code: t.code as 'P' | 'S',
         value_usd: exact ? toNumber(cents(exact)) : null, date: t.date, shares: t.shares ?? 0,
         price_usd: t.price, plan_10b5_1: filing.plan10b51, accession_no: filing.accessionNo,
-        price_in_footnote: t.priceInFootnote, ownerCik: owner.cik || owner.name, exact,
+        price_in_footnote: t.priceInFootnote, from_data_set: filing.fromDataSet === true, ownerCik: owner.cik || owner.name, exact,
       });
       byIssuer.set(filing.issuerCik, entry);
     }
   }
   const rows: InsiderRow[] = [];
   const issuersWithoutTicker: string[] = [];
+  let transactionsFromDataSet = 0;
   for (const [cik, { filing, trades }] of byIssuer) {
     const issuer = options.issuer(cik, filing);
     if (!issuer) {
       issuersWithoutTicker.push(cik);
       continue;
     }
+    transactionsFromDataSet += trades.filter((t) => t.from_data_set).length;
     const buys = trades.filter((t) => t.code === 'P');
     const sells = trades.filter((t) => t.code === 'S');
     // Each sum is exact and rounded once; net is the difference of the two rounded sums, so
@@ -148,5 +157,5 @@ export function computeInsiderRows(filings: readonly OwnershipFiling[], options:
       cluster_rule: { ...DEFAULT_CLUSTER_RULE, codes: [...DEFAULT_CLUSTER_RULE.codes] }, notable,
     });
   }
-  return { rows, issuersWithoutTicker, replacedByAmendment: replaced, tradesInWindow };
+  return { rows, issuersWithoutTicker, replacedByAmendment: replaced, tradesInWindow, transactionsFromDataSet };
 }

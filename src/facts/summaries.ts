@@ -73,6 +73,13 @@ export function insiderSummary(row: InsiderRow): string | undefined {
   ]);
 }
 
+/**
+ * How a row's date is worded: "filed" where it is the filing date from EDGAR's own record of the
+ * filing, "signed" where it is the form's signature date because no input gives the filing date.
+ */
+const dated = (row: { filed_at: string; filed_at_source?: string }): string =>
+  row.filed_at_source === 'signature_date' ? `signed ${row.filed_at} (no input gives its filing date)` : `filed ${row.filed_at}`;
+
 const holdingName = (h: Holding): string => `${h.issuer}${h.ticker ? ` (${h.ticker})` : ''}${h.put_call ? ` ${h.put_call.toLowerCase()} options` : ''}`;
 
 /** Summary of a whale row: the moves are counted over all positions of the filing (`position_changes`). */
@@ -80,7 +87,7 @@ export function whaleSummary(row: WhaleRow): string | undefined {
   const top = row.top_holdings[0];
   const changes = row.position_changes;
   return joinSentences([
-    `${row.filer} reported ${count(row.n_positions, 'position')} worth ${formatUsd(row.total_value_usd)} on Form 13F for the period ending ${row.period_of_report}, filed ${row.filed_at}.`,
+    `${row.filer} reported ${count(row.n_positions, 'position')} worth ${formatUsd(row.total_value_usd)} on Form 13F for the period ending ${row.period_of_report}, ${dated(row)}.`,
     top ? `The largest position was ${holdingName(top)} at ${formatShare(top.weight)} of reported value.` : null,
     changes && row.previous_period ? `Compared with ${row.previous_period}: ${count(changes.new, 'new position')}, ${changes.added.toLocaleString('en-US')} added, ` +
       `${changes.reduced.toLocaleString('en-US')} reduced, ${changes.unchanged.toLocaleString('en-US')} unchanged and ${changes.sold_out.toLocaleString('en-US')} sold out.` : null,
@@ -117,12 +124,26 @@ const FILED_BY_ANOTHER = /^(?:[345]|144|SC 13[DG]|SCHEDULE 13[DG])(?:\/A)?$/;
  * naming the company, never as filed by it.
  */
 export function filingSummary(row: FilingRow): string | undefined {
+  if (row.filed_at_source === 'signature_date') return signedFilingSummary(row);
   const company = `${row.company}${row.ticker ? ` (${row.ticker})` : ''}`;
   const period = row.period_of_report ? ` for the period ending ${row.period_of_report}` : '';
   return joinSentences([
     FILED_BY_ANOTHER.test(row.form)
       ? `A Form ${row.form} naming ${company} was filed on ${row.filed_at}${period}.`
       : `${company} filed Form ${row.form} on ${row.filed_at}${period}.`,
+    row.items.length > 0 ? `Items reported: ${row.items.join(', ')}.` : null,
+  ]);
+}
+
+/**
+ * Summary of a filing row dated by the form's signature date (no input gives its filing date):
+ * it says "signed", and names the form before the company, which for a Form 3/4/5 is the issuer
+ * rather than the reporting owner who signed it.
+ */
+function signedFilingSummary(row: FilingRow): string | undefined {
+  const period = row.period_of_report ? ` for the period ending ${row.period_of_report}` : '';
+  return joinSentences([
+    `Form ${row.form} of ${row.company}${row.ticker ? ` (${row.ticker})` : ''}${period} was signed on ${row.filed_at}; no input gives its filing date.`,
     row.items.length > 0 ? `Items reported: ${row.items.join(', ')}.` : null,
   ]);
 }

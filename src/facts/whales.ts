@@ -6,7 +6,7 @@
  * Instructions, "Amendments").
  */
 import type { Holding, WhaleRow } from '../rows/types.js';
-import type { InfoTableEntry, ThirteenFFiling } from '../edgar/records.js';
+import type { FiledAtSource, InfoTableEntry, ThirteenFFiling } from '../edgar/records.js';
 import { divideDecimal, fromNumber, multiplyDecimal, roundDecimal, toNumber } from './decimal.js';
 import { decideValueUnit, type ValueUnit } from './value-unit.js';
 import { pushTo } from './group.js';
@@ -31,6 +31,8 @@ export interface Period {
   periodOfReport: string;
   /** The latest filing that shaped the period. */
   filedAt: string;
+  /** Where that filing's date came from. */
+  filedAtSource: FiledAtSource;
   accessionNo: string;
   unit: ValueUnit;
   positions: Map<string, Position>;
@@ -59,10 +61,11 @@ export function foldPeriods(filings: readonly ThirteenFFiling[]): Map<string, Pe
     const addsToKnown = known !== undefined && filing.amendmentType === 'NEW HOLDINGS';
     const period: Period = addsToKnown ? known : {
       filerCik: filing.filerCik, filer: filing.filer, periodOfReport: filing.periodOfReport,
-      filedAt: filing.filedAt, accessionNo: filing.accessionNo, unit, positions: new Map(),
+      filedAt: filing.filedAt, filedAtSource: filing.filedAtSource, accessionNo: filing.accessionNo, unit, positions: new Map(),
     };
     if (addsToKnown) {
       period.filedAt = filing.filedAt;
+      period.filedAtSource = filing.filedAtSource;
       period.accessionNo = filing.accessionNo;
     }
     for (const entry of filing.entries) addEntry(period.positions, entry, unit.unit === 'thousands' ? 1000 : 1);
@@ -168,7 +171,7 @@ export function computeWhaleRows(periods: Map<string, Period[]>, ticker: (p: Pos
     }
     rows.push({
       type: 'whale', cik: latest.filerCik, filer: latest.filer, period_of_report: latest.periodOfReport,
-      filed_at: latest.filedAt, accession_no: latest.accessionNo, previous_period: previous?.periodOfReport ?? null,
+      filed_at: latest.filedAt, filed_at_source: latest.filedAtSource, accession_no: latest.accessionNo, previous_period: previous?.periodOfReport ?? null,
       total_value_usd: round(total, 2), n_positions: latest.positions.size, value_unit: latest.unit.unit,
       value_unit_inferred: latest.unit.inferred, top_holdings: topHoldings, moves,
       position_changes: previous ? changes : null,

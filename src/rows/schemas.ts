@@ -14,6 +14,10 @@ const usd = (description: string): Schema => num(`${description}, in USD`);
 /** decisions §6 "Tickers". Optional in the schema so that snapshots built before it still load; every build writes it. */
 const tickers = arr(ticker(), 'every ticker the company trades under (company_tickers files and the submissions JSON), primary first; ' +
   '`ticker` is the first. `?ticker=` finds the row by any of them (GOOG and GOOGL both find Alphabet)');
+/** Optional in the schemas so that snapshots built before it still load; every build writes it. */
+const filedAtSource = oneOf(['edgar', 'signature_date'], 'where filed_at came from: "edgar", one of EDGAR\'s own records of the filing ' +
+  '(SGML header, -index page, .header.json, submissions JSON, a data set\'s SUBMISSION table); "signature_date", the signature date on ' +
+  'the form itself (Form 3/4/5 or 13F cover page), where no input gives the filing date. Forms are mostly signed on the day they are filed, some days before');
 const summary = str('factual sentences made from the row\'s own figures at build time; absent on the free plan and where none exists');
 
 /** Form 4 transaction codes that the insider rows count (SEC Form 4 General Instructions 8). */
@@ -32,7 +36,10 @@ const notableTrade = obj({
   price_in_footnote: bool('true where the price cell of the line is empty and a footnote attached to the line (or its price cell) states the ' +
     'price per share or unit of the transaction (a conversion or exercise price is not one); price_usd and value_usd are then null. ' +
     'Every build writes it; optional here only so that snapshots built before it still load'),
-}, ['price_in_footnote'], 'one P or S trade');
+  from_data_set: bool('true where the trade was read from an Insider Transactions Data Set, not the form\'s XML: the data set stores shares ' +
+    'and prices with 2 decimals (its readme: NUMBER(16,2)), so shares, price_usd and value_usd may differ from the form\'s own by that rounding. ' +
+    'Where a filing is read both ways, its XML is used'),
+}, ['price_in_footnote', 'from_data_set'], 'one P or S trade');
 
 const clusterRule = obj({
   codes: arr(oneOf(COUNTED_TRANSACTION_CODES), 'transaction codes that count as buying'),
@@ -96,7 +103,8 @@ export const WHALE_ROW: Schema = obj({
   cik: cik('filer CIK'),
   filer: str('filing manager name'),
   period_of_report: date('calendar quarter end the report covers'),
-  filed_at: date('filing date of the latest report for the period'),
+  filed_at: date('filing date of the latest report for the period; its signature date where no input gives the filing date (see filed_at_source)'),
+  filed_at_source: filedAtSource,
   accession_no: accessionNo(),
   previous_period: nullable(date('the period compared with')),
   total_value_usd: num('sum of all positions in USD', { minimum: 0 }),
@@ -110,7 +118,7 @@ export const WHALE_ROW: Schema = obj({
     unchanged: int('positions with the same shares'), sold_out: int('positions of the previous period no longer held'),
   }, [], 'moves over all positions of the filing, not only the listed ones; null with no previous period')),
   summary,
-}, ['summary', 'position_changes'], 'an institutional investment manager and its latest 13F-HR period filed by the snapshot\'s as-of date');
+}, ['summary', 'position_changes', 'filed_at_source'], 'an institutional investment manager and its latest 13F-HR period filed by the snapshot\'s as-of date');
 
 const figures = obj({
   revenue_usd: nullable(num('revenue in USD')),
@@ -148,7 +156,8 @@ export const FILING_ROW: Schema = obj({
   company: str('filer name'),
   form: str('EDGAR form type, such as 10-K, 8-K, 4'),
   accession_no: accessionNo(),
-  filed_at: date('filing date'),
+  filed_at: date('filing date; the signature date where no input gives the filing date (see filed_at_source)'),
+  filed_at_source: filedAtSource,
   accepted_at: nullable(dateTime('when EDGAR accepted the filing, in UTC. EDGAR states acceptance times in Eastern time ' +
     '(America/New_York, daylight saving included) in SGML headers and -index pages, and some submissions JSON files write that ' +
     'Eastern time with a "Z"; the builder converts each to UTC. Null where no input gives it')),
@@ -157,7 +166,7 @@ export const FILING_ROW: Schema = obj({
   primary_doc_url: nullable(str('primary document on EDGAR')),
   index_url: str('filing index page on EDGAR'),
   summary,
-}, ['summary', 'tickers'], 'a filing on EDGAR');
+}, ['summary', 'tickers', 'filed_at_source'], 'a filing on EDGAR');
 
 /** Report row: a per-company factual profile combining the other kinds. */
 export const REPORT_ROW: Schema = obj({

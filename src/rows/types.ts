@@ -8,6 +8,14 @@
 export type IsoDate = string;
 
 /**
+ * Where a row's `filed_at` came from: `edgar`, one of EDGAR's own records of the filing (SGML
+ * header, `-index` page, `.header.json`, submissions JSON, a data set's SUBMISSION table); or
+ * `signature_date`, the signature date on the Form 3/4/5 or 13F cover page itself, where no input
+ * gives the filing date (a bare XML file). Forms are mostly signed on the day they are filed, some days before.
+ */
+export type FiledAtSource = 'edgar' | 'signature_date';
+
+/**
  * One notable P or S trade (decisions §6, insider row). Code P is an "open market or private
  * purchase" and S an "open market or private sale" (SEC Form 4 General Instructions 8): IPO
  * allocations, offerings and private placements reported with code P are purchases too.
@@ -26,6 +34,13 @@ export interface NotableTrade {
   accession_no: string;
   /** The price cell is empty and a footnote of the line states the price per share or unit (not a conversion or exercise price). */
   price_in_footnote: boolean;
+  /**
+   * True where the trade was read from an Insider Transactions Data Set rather than the form's
+   * XML: the data set stores shares and prices with 2 decimals (its readme: NUMBER(16,2)), so
+   * `shares`, `price_usd` and `value_usd` may differ from the form's own by that rounding. Written
+   * by every build of this version; older snapshots may lack it.
+   */
+  from_data_set?: boolean;
 }
 
 /** The cluster rule echoed in each insider row. */
@@ -99,6 +114,8 @@ export interface WhaleRow {
   filer: string;
   period_of_report: IsoDate;
   filed_at: IsoDate;
+  /** Where `filed_at` came from. Written by every build of this version; older snapshots may lack it. */
+  filed_at_source?: FiledAtSource;
   accession_no: string;
   previous_period: IsoDate | null;
   total_value_usd: number;
@@ -160,6 +177,8 @@ export interface FilingRow {
   form: string;
   accession_no: string;
   filed_at: IsoDate;
+  /** Where `filed_at` came from. Written by every build of this version; older snapshots may lack it. */
+  filed_at_source?: FiledAtSource;
   /**
    * When EDGAR accepted the filing, RFC 3339 in UTC. EDGAR gives it in Eastern time
    * (America/New_York, with daylight saving) in SGML headers and `-index.htm` pages; some

@@ -42,7 +42,7 @@ test(skip ? `real EDGAR build (${skip})` : 'a build from the real EDGAR test set
   const tsla = rows.insiders.find((r) => r.ticker === 'TSLA')!;
   assert.deepEqual(tsla.notable[0], {
     insider: 'Musk Elon', role: 'CEO, Director, 10% Owner', code: 'S', value_usd: 595007252.94, date: '2022-11-08',
-    shares: 3107623, price_usd: 191.467, plan_10b5_1: null, accession_no: '0000899243-22-035394', price_in_footnote: false,
+    shares: 3107623, price_usd: 191.467, plan_10b5_1: null, accession_no: '0000899243-22-035394', price_in_footnote: false, from_data_set: false,
   });
   assert.ok(tsla.sell_usd > 1e10 && tsla.net_usd < 0);
 

@@ -67,7 +67,7 @@ const entry = (cusip: string, shares: number, value: number, putCall: InfoTableE
 });
 const thirteenF = (period: string, filedAt: string, entries: InfoTableEntry[], extra: Partial<ThirteenFFiling> = {}): ThirteenFFiling => ({
   accessionNo: `0000000999-${filedAt.slice(2, 4)}-${filedAt.slice(5, 7)}${filedAt.slice(8)}00`, filerCik: '0000000999', filer: 'Example Capital',
-  periodOfReport: period, filedAt, filedAtSource: 'header', form: '13F-HR', amendmentType: null, entries, ...extra,
+  periodOfReport: period, filedAt, filedAtSource: 'edgar', form: '13F-HR', amendmentType: null, entries, ...extra,
 });
 
 test('positions are new, added, reduced, unchanged or sold out against the previous period', () => {

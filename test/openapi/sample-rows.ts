@@ -12,9 +12,9 @@ const insider: InsiderRow = {
   cluster_rule: { codes: ['P'], min_insiders: 3, span_days: 30 },
   notable: [
     { insider: 'Doe Jane', role: 'Chief Executive Officer, Director', code: 'S', value_usd: 900_000, date: '2025-03-03',
-      shares: 6000, price_usd: 150, plan_10b5_1: true, accession_no: '0001604821-25-000031', price_in_footnote: false },
+      shares: 6000, price_usd: 150, plan_10b5_1: true, accession_no: '0001604821-25-000031', price_in_footnote: false, from_data_set: false },
     { insider: 'Roe Richard', role: 'Director', code: 'P', value_usd: 150_000, date: '2024-02-29',
-      shares: 1000, price_usd: 150, plan_10b5_1: null, accession_no: '0001604821-25-000012', price_in_footnote: false },
+      shares: 1000, price_usd: 150, plan_10b5_1: null, accession_no: '0001604821-25-000012', price_in_footnote: false, from_data_set: true },
   ],
   summary: 'Two insiders bought shares worth 250,000 USD; four sales totalled 1,500,000.50 USD.',
 };
@@ -25,7 +25,7 @@ const holding = {
 } as const;
 
 const whale: WhaleRow = {
-  type: 'whale', cik: '0001045810', filer: 'NVIDIA CORP', period_of_report: '2025-03-31', filed_at: '2025-05-15',
+  type: 'whale', cik: '0001045810', filer: 'NVIDIA CORP', period_of_report: '2025-03-31', filed_at: '2025-05-15', filed_at_source: 'edgar',
   accession_no: '0001045810-25-000100', previous_period: '2024-12-31', total_value_usd: 800_000, n_positions: 4,
   value_unit: 'thousands', value_unit_inferred: true,
   top_holdings: [{ ...holding }, { ...holding, cusip: '88160R101', ticker: null, put_call: 'Call', action: 'new', change_pct: null }],
@@ -42,7 +42,7 @@ const earnings: EarningsRow = {
 
 const filing: FilingRow = {
   type: 'filing', ticker: null, cik: '0001800903', company: 'Private Fund LP', form: 'D', accession_no: '0001800903-25-000002',
-  filed_at: '2025-05-03', accepted_at: '2025-05-03T16:05:12-04:00', period_of_report: null, items: [],
+  filed_at: '2025-05-03', filed_at_source: 'signature_date', accepted_at: '2025-05-03T16:05:12-04:00', period_of_report: null, items: [],
   primary_doc_url: null, index_url: 'https://www.sec.gov/Archives/edgar/data/1800903/000180090325000002/0001800903-25-000002-index.htm',
   summary: 'Form D filed on 2025-05-03.',
 };
@@ -97,12 +97,13 @@ export const BREAKING_MUTATIONS: Readonly<Record<RowKind | 'meta', readonly (rea
     ['ticker in lower case', 'ticker', 'ntra'], ['cik not 10 digits', 'cik', '1604821'], ['fractional count', 'n_buys', 1.5],
     ['negative buy_usd', 'buy_usd', -1], ['bad transaction code', 'notable.0.code', 'A'], ['month 13', 'window_start', '2025-13-01'],
     ['bad accession number', 'notable.1.accession_no', '0001604821-25-12'], ['plan_10b5_1 a string', 'notable.0.plan_10b5_1', 'yes'],
+    ['from_data_set a string', 'notable.1.from_data_set', 'true'],
     ['more than 5 notable trades', 'notable', Array.from({ length: 6 }, () => insider.notable[0])], ['window_days 0', 'window_days', 0],
   ],
   whales: [
     ['weight above 1', 'top_holdings.0.weight', 1.2], ['unknown action', 'moves.0.action', 'closed'], ['put_call lower case', 'top_holdings.0.put_call', 'call'],
     ['bad value_unit', 'value_unit', 'millions'], ['CUSIP too short', 'top_holdings.0.cusip', '03783310'], ['missing moves', 'moves', undefined],
-    ['previous_period not a date', 'previous_period', '2024-12'],
+    ['previous_period not a date', 'previous_period', '2024-12'], ['unknown filed_at_source', 'filed_at_source', 'header'],
   ],
   earnings: [
     ['bad form', 'form', '10-Q'], ['fiscal_period H1', 'fiscal_period', 'H1'], ['recap null', 'recap', null],
@@ -110,6 +111,7 @@ export const BREAKING_MUTATIONS: Readonly<Record<RowKind | 'meta', readonly (rea
   ],
   filings: [
     ['items not an array', 'items', '2.02'], ['item not a string', 'items', [2.02]], ['accepted_at not a date-time', 'accepted_at', '2025-05-03 16:05'],
+    ['filed_at_source null', 'filed_at_source', null],
     ['index_url null', 'index_url', null], ['missing form', 'form', undefined],
   ],
   reports: [
