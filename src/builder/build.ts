@@ -241,7 +241,9 @@ export function computeSnapshot(inputs: Inputs, options: ComputeOptions): Comput
   const periods = foldPeriods(known.thirteenF);
   const whales = computeWhaleRows(periods, (p) => issuerOf(p)?.ticker ?? null);
   const earnings = computeEarningsRows(known.filings, issuer, known.companyFacts);
-  const filings = computeFilingRows(known.filings, asOf, filingsDays, (cik) => ({ tickers: company(cik)?.tickers ?? [], name: company(cik)?.name || null }));
+  const ownersByAccession = new Map(known.ownership.map((f) => [f.accessionNo, f.owners]));
+  const filings = computeFilingRows(known.filings, asOf, filingsDays, (cik) => ({ tickers: company(cik)?.tickers ?? [], name: company(cik)?.name || null }),
+    (accessionNo) => ownersByAccession.get(accessionNo));
   const reports = computeReportRows({
     company, known: knownFilings({ records: known.filings, ownership: known.ownership, thirteenF: known.thirteenF, companyFacts: known.companyFacts }), insiders: insiders.rows, earnings: earnings.rows, periods, issuerOf,
   });

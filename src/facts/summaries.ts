@@ -119,20 +119,31 @@ export function earningsRecap(row: EarningsRow): string | undefined {
 const FILED_BY_ANOTHER = /^(?:[345]|144|SC 13[DG]|SCHEDULE 13[DG])(?:\/A)?$/;
 
 /**
- * Summary of a filing row. The row names the company EDGAR lists the filing under, not its
- * filer, so a form that another person files on the company (FILED_BY_ANOTHER) is worded as
- * naming the company, never as filed by it.
+ * Summary of a filing row. The row names the company EDGAR lists the filing under, not always its
+ * filer: a form that another person files on the company (FILED_BY_ANOTHER) names its filers
+ * where the row carries them (a Form 3/4/5's reporting owners, as EDGAR lists them: "Musk Elon
+ * (Reporting)" on "Tesla, Inc. (Issuer)"), and is otherwise worded as naming the company, never
+ * as filed by it.
  */
 export function filingSummary(row: FilingRow): string | undefined {
   if (row.filed_at_source === 'signature_date') return signedFilingSummary(row);
   const company = `${row.company}${row.ticker ? ` (${row.ticker})` : ''}`;
   const period = row.period_of_report ? ` for the period ending ${row.period_of_report}` : '';
+  const owners = row.reporting_owners ?? [];
   return joinSentences([
-    FILED_BY_ANOTHER.test(row.form)
-      ? `A Form ${row.form} naming ${company} was filed on ${row.filed_at}${period}.`
-      : `${company} filed Form ${row.form} on ${row.filed_at}${period}.`,
+    !FILED_BY_ANOTHER.test(row.form)
+      ? `${company} filed Form ${row.form} on ${row.filed_at}${period}.`
+      : owners.length > 0
+        ? `${ownerNames(owners)} filed Form ${row.form} on ${company} on ${row.filed_at}${period}.`
+        : `A Form ${row.form} naming ${company} was filed on ${row.filed_at}${period}.`,
     row.items.length > 0 ? `Items reported: ${row.items.join(', ')}.` : null,
   ]);
+}
+
+/** Reporting owners in words: `A`, `A and B`, or `A and 3 other reporting owners` for a joint filing of more. */
+function ownerNames(owners: readonly { name: string }[]): string {
+  if (owners.length <= 2) return owners.map((o) => o.name).join(' and ');
+  return `${owners[0]!.name} and ${owners.length - 1} other reporting owners`;
 }
 
 /**

@@ -150,11 +150,17 @@ export const EARNINGS_ROW: Schema = obj({
 /** Filing row: one EDGAR filing. */
 export const FILING_ROW: Schema = obj({
   type: { const: 'filing' },
-  ticker: nullable(ticker('ticker of the filer, or null where it has none')),
-  tickers: arr(ticker(), 'every ticker of the filer, primary first; [] where it has none. `?ticker=` finds the row by any of them'),
-  cik: cik('filer CIK'),
-  company: str('filer name'),
+  ticker: nullable(ticker('ticker of the company, or null where it has none')),
+  tickers: arr(ticker(), 'every ticker of the company, primary first; [] where it has none. `?ticker=` finds the row by any of them'),
+  cik: cik('CIK of the company EDGAR lists the filing under: its filer, or, for a Form 3/4/5, 144 or Schedule 13D/G, the ' +
+    'subject company (the issuer) on which another person filed it'),
+  company: str('name of that company'),
   form: str('EDGAR form type, such as 10-K, 8-K, 4'),
+  reporting_owners: arr(obj({
+    cik: cik('reporting owner CIK'),
+    name: str('reporting owner name as the form gives it'),
+  }, [], 'a reporting owner'), 'the reporting owners of a Form 3/4/5 (who filed it), as the form\'s own XML names them, first owner first; ' +
+    '[] for other forms and where the form\'s XML is not among the inputs. Written by every build of this version; older snapshots may lack it'),
   accession_no: accessionNo(),
   filed_at: date('filing date; the signature date where no input gives the filing date (see filed_at_source)'),
   filed_at_source: filedAtSource,
@@ -166,7 +172,7 @@ export const FILING_ROW: Schema = obj({
   primary_doc_url: nullable(str('primary document on EDGAR')),
   index_url: str('filing index page on EDGAR'),
   summary,
-}, ['summary', 'tickers', 'filed_at_source'], 'a filing on EDGAR');
+}, ['summary', 'tickers', 'filed_at_source', 'reporting_owners'], 'a filing on EDGAR');
 
 /** Report row: a per-company factual profile combining the other kinds. */
 export const REPORT_ROW: Schema = obj({

@@ -175,6 +175,12 @@ export interface FilingRow {
   cik: string;
   company: string;
   form: string;
+  /**
+   * The reporting owners of a Form 3/4/5 (who filed it, on the company above), as the form's XML
+   * names them, first owner first; [] for other forms and where the XML is not among the inputs.
+   * Written by every build of this version; older snapshots may lack it.
+   */
+  reporting_owners?: { cik: string; name: string }[];
   accession_no: string;
   filed_at: IsoDate;
   /** Where `filed_at` came from. Written by every build of this version; older snapshots may lack it. */

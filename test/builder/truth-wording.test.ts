@@ -226,8 +226,39 @@ test(skip ? `who filed (${skip})` : 'a filing row of Forms 3/4/5, 144 or Schedul
   assert.ok(apple.length > 100, `${apple.length} Apple Form 4 rows`);
   for (const row of apple) {
     assert.doesNotMatch(row.summary!, /^Apple Inc\. \(AAPL\) filed/, row.accession_no);
-    assert.match(row.summary!, new RegExp(`^A Form 4 naming Apple Inc\\. \\(AAPL\\) was filed on ${row.filed_at}`), row.accession_no);
+    // Where the Form 4's XML is among the inputs, its reporting owner is named as the filer.
+    const owner = row.reporting_owners?.[0]?.name;
+    assert.match(row.summary!, owner === undefined
+      ? new RegExp(`^A Form 4 naming Apple Inc\\. \\(AAPL\\) was filed on ${row.filed_at}`)
+      : new RegExp(`^${owner.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} .*filed Form 4 on Apple Inc\\. \\(AAPL\\) on ${row.filed_at}`), row.accession_no);
   }
   const others = rows.filings.filter((r) => /^(?:[345](?:\/A)?|144(?:\/A)?|SC 13[DG](?:\/A)?|SCHEDULE 13[DG](?:\/A)?)$/.test(r.form));
   for (const row of others) assert.ok(!row.summary!.startsWith(`${row.company}`), `${row.form} ${row.accession_no}: ${row.summary}`);
+});
+
+test(skip ? `reporting owners (${skip})` : 'a Form 3/4/5 filing row names the reporting owners its own XML names, and its summary says they filed it on the company', { skip }, async () => {
+  const { rows } = await realBuild(EVERYTHING);
+  // The test's own reader: every ownership XML of the test set whose path names its accession number.
+  const owners = new Map<string, { cik: string; name: string }[]>();
+  for (const path of rawFiles('ownership').filter((p) => p.endsWith('.xml'))) {
+    const accession = /(\d{10}-\d{2}-\d{6})/.exec(path)?.[1];
+    const xml = rawText(path);
+    if (!accession || !xml.includes('<ownershipDocument')) continue;
+    const list = [...xml.matchAll(/<reportingOwnerId>([\s\S]*?)<\/reportingOwnerId>/g)].map(([, id]) => ({
+      cik: /<rptOwnerCik>\s*(\d+)\s*</.exec(id!)![1]!.padStart(10, '0'),
+      name: /<rptOwnerName>\s*([\s\S]*?)\s*<\/rptOwnerName>/.exec(id!)![1]!.replace(/&amp;/g, '&'),
+    }));
+    owners.set(accession, list);
+  }
+  const named = rows.filings.filter((r) => owners.has(r.accession_no) && /^[345](?:\/A)?$/.test(r.form) && r.filed_at_source === 'edgar');
+  assert.ok(named.length > 100, `${named.length} Form 3/4/5 rows whose XML is in the test set`);
+  for (const row of named) {
+    const expected = owners.get(row.accession_no)!;
+    assert.deepEqual(row.reporting_owners, expected, row.accession_no);
+    const company = `${row.company}${row.ticker ? ` (${row.ticker})` : ''}`;
+    const who = expected.length <= 2 ? expected.map((o) => o.name).join(' and ') : `${expected[0]!.name} and ${expected.length - 1} other reporting owners`;
+    assert.ok(row.summary!.startsWith(`${who} filed Form ${row.form} on ${company} on ${row.filed_at}`), `${row.accession_no}: ${row.summary}`);
+  }
+  // Rows of other forms name no reporting owner.
+  for (const row of rows.filings.filter((r) => !/^[345](?:\/A)?$/.test(r.form))) assert.deepEqual(row.reporting_owners, [], row.accession_no);
 });
