@@ -148,13 +148,13 @@ function ownerNames(owners: readonly { name: string }[]): string {
 
 /**
  * Summary of a filing row dated by the form's signature date (no input gives its filing date):
- * it says "signed", and names the form before the company, which for a Form 3/4/5 is the issuer
- * rather than the reporting owner who signed it.
+ * it says "signed", and names the form's reporting owners (who signed it) before the company it
+ * is listed under, which for a Form 3/4/5 is the issuer.
  */
 function signedFilingSummary(row: FilingRow): string | undefined {
   const period = row.period_of_report ? ` for the period ending ${row.period_of_report}` : '';
   return joinSentences([
-    `Form ${row.form} of ${row.company}${row.ticker ? ` (${row.ticker})` : ''}${period} was signed on ${row.filed_at}; no input gives its filing date.`,
+    `Form ${row.form}${(row.reporting_owners?.length ?? 0) > 0 ? ` of ${ownerNames(row.reporting_owners!)} on` : ' of'} ${row.company}${row.ticker ? ` (${row.ticker})` : ''}${period} was signed on ${row.filed_at}; no input gives its filing date.`,
     row.items.length > 0 ? `Items reported: ${row.items.join(', ')}.` : null,
   ]);
 }
