@@ -80,7 +80,7 @@ export interface Handler {
   metrics(): Metrics | undefined;
   /** The snapshot being served, if any. */
   snapshot(): SnapshotIndex | undefined;
-  /** Responses the process holds now (what the breaker compares with `maxInFlight`); see in-flight.ts. */
+  /** Connections whose responses the process holds now (what the breaker compares with `maxInFlight`); see in-flight.ts. */
   inFlight(): number;
   /**
    * Emits `reloaded` (name: 'snapshot' | 'keys') after a swap and `refused` (name, error) when a

@@ -122,7 +122,8 @@ test('a parse error after pipelined requests is written after their complete res
 
 test('a parse error while responses are still queued is answered only after every one of them is complete', async (t) => {
   const h = await startHarness(t);
-  const requests = 200;
+  // Fewer than the 100 requests a connection may have waiting behind answers it has not taken.
+  const requests = 80;
   const socket = await rawConnect(h.base);
   socket.pause();
   // Many large responses, unread: most of them wait in the process when the garbage is parsed.
