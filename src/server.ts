@@ -64,12 +64,14 @@ export async function listen(options: ListenOptions = {}): Promise<RunningServer
   checkOptionNames(options, [...LISTEN_OPTION_NAMES, ...CONNECTION_OPTION_NAMES, ...HANDLER_OPTION_NAMES], 'listen option');
   const {
     port = 8080, host = '127.0.0.1', maxConnections, headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, shutdownTimeoutMs,
-    metricsPort, metricsHost = '127.0.0.1', ...handlerOptions
+    unsentHighWaterBytes, sendTimeoutMs, metricsPort, metricsHost = '127.0.0.1', ...handlerOptions
   } = options;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TypeError('port must be a whole number from 0 to 65535');
   if (typeof host !== 'string' || host.length === 0) throw new TypeError('host must be a non-empty string');
   if (metricsPort !== undefined && (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65535)) throw new TypeError('metricsPort must be a whole number from 0 to 65535');
-  const limits = resolveConnectionOptions({ maxConnections, headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, shutdownTimeoutMs });
+  const limits = resolveConnectionOptions({
+    maxConnections, headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, shutdownTimeoutMs, unsentHighWaterBytes, sendTimeoutMs,
+  });
   const handler = createHandler(metricsPort === undefined ? handlerOptions : { ...handlerOptions, metrics: true });
   try {
     await handler.ready;
@@ -81,6 +83,9 @@ export async function listen(options: ListenOptions = {}): Promise<RunningServer
     log: handlerOptions.log ?? defaultLog,
     now: handlerOptions.now ?? Date.now,
     idleGraceMs: Math.min(IDLE_GRACE_MS, limits.keepAliveTimeoutMs),
+    unsentHighWaterBytes: limits.unsentHighWaterBytes,
+    sendTimeoutMs: limits.sendTimeoutMs,
+    sendCheckIntervalMs: limits.sendCheckIntervalMs,
   });
   // Host and Expect are checked by the handler, so that their refusals come in the envelope; a
   // 100 Continue is never sent, since no body is ever read (decisions §12).

@@ -17,6 +17,7 @@ export interface ServeSetting {
   readonly env: string;
   readonly option: 'port' | 'host' | 'snapshotsDir' | 'keysFile' | 'baseUrl' | 'license' | 'attribution'
     | 'maxConnections' | 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs' | 'shutdownTimeoutMs' | 'shutdownDelayMs'
+    | 'unsentHighWaterBytes' | 'sendTimeoutMs'
     | 'redisUrl' | 'redisTimeoutMs' | 'redisFallback' | 'redisFallbackShare' | 'workers' | 'accessLogTarget' | 'metricsPort' | 'metricsHost'
     | 'logFormat' | 'trustProxy';
   /**
@@ -41,6 +42,8 @@ export const SERVE_SETTINGS: readonly ServeSetting[] = [
   { flag: 'headers-timeout-ms', env: 'EQF_HEADERS_TIMEOUT_MS', option: 'headersTimeoutMs', kind: 'count', fallback: String(CONNECTION_DEFAULTS.headersTimeoutMs), description: 'most ms to receive a request line and headers, then 408' },
   { flag: 'request-timeout-ms', env: 'EQF_REQUEST_TIMEOUT_MS', option: 'requestTimeoutMs', kind: 'count', fallback: String(CONNECTION_DEFAULTS.requestTimeoutMs), description: 'most ms to receive a whole request, then 408 (at least the headers timeout)' },
   { flag: 'keep-alive-timeout-ms', env: 'EQF_KEEP_ALIVE_TIMEOUT_MS', option: 'keepAliveTimeoutMs', kind: 'count', fallback: String(CONNECTION_DEFAULTS.keepAliveTimeoutMs), description: 'ms an idle keep-alive connection stays open' },
+  { flag: 'unsent-high-water-bytes', env: 'EQF_UNSENT_HIGH_WATER_BYTES', option: 'unsentHighWaterBytes', kind: 'count', fallback: String(CONNECTION_DEFAULTS.unsentHighWaterBytes), description: 'bytes of answers a client has not taken past which its connection is not read (over 100 requests waiting closes it)' },
+  { flag: 'send-timeout-ms', env: 'EQF_SEND_TIMEOUT_MS', option: 'sendTimeoutMs', kind: 'count', fallback: String(CONNECTION_DEFAULTS.sendTimeoutMs), description: 'ms a client may take none of the bytes written to it, then its connection is closed' },
   { flag: 'shutdown-timeout-ms', env: 'EQF_SHUTDOWN_TIMEOUT_MS', option: 'shutdownTimeoutMs', kind: 'count', fallback: String(CONNECTION_DEFAULTS.shutdownTimeoutMs), description: 'most ms SIGTERM/SIGINT waits for requests received to be answered' },
   { flag: 'shutdown-delay-ms', env: 'EQF_SHUTDOWN_DELAY_MS', option: 'shutdownDelayMs', kind: 'special', value: 'N', fallback: '0', description: 'ms SIGTERM/SIGINT keeps serving with /readyz failing (503), for a load balancer to take the host out, before the graceful stop' },
   { flag: null, env: 'EQF_BASE_URL', option: 'baseUrl', kind: 'text', fallback: 'the address served (with a warning)', description: 'public base address (OpenAPI servers, attribution)' },

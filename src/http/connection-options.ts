@@ -1,7 +1,8 @@
 /**
  * Options of the connection layer of `listen()` (decisions §12): how many connections, how
- * long a client may take to send a request, how long an idle keep-alive connection stays, and
- * how long a graceful stop may take. Defaults in one place, each field validated once with a
+ * long a client may take to send a request, how long an idle keep-alive connection stays, how
+ * much of unsent answers a connection may hold and how long its client may take none of them,
+ * and how long a graceful stop may take. Defaults in one place, each field validated once with a
  * message naming it, then frozen.
  */
 
@@ -20,12 +21,25 @@ export interface ConnectionOptions {
    * then the connections left are closed. Default 10000.
    */
   shutdownTimeoutMs?: number;
+  /**
+   * A connection's unsent answers past which its further requests wait, bytes: its socket is not
+   * read, and requests already received are answered only as its client takes the answers before
+   * them (a connection with more than 100 waiting is closed). Default 65536.
+   */
+  unsentHighWaterBytes?: number;
+  /**
+   * Most time a connection's client may take none of the bytes written to it, ms; then the
+   * connection is closed. Default 30000.
+   */
+  sendTimeoutMs?: number;
 }
 
 /** Every field of {@link ConnectionOptions}, set and checked. */
 export type ResolvedConnectionOptions = Readonly<Required<ConnectionOptions>> & {
   /** How often Node checks the headers and request timeouts, ms: derived, a tenth of the shorter, 10 to 1000. */
   readonly checkIntervalMs: number;
+  /** How often connections are checked for clients taking nothing, ms: derived, a tenth of the send timeout, 10 to 1000. */
+  readonly sendCheckIntervalMs: number;
 };
 
 /** Defaults of {@link ConnectionOptions}. */
@@ -40,12 +54,19 @@ export const CONNECTION_DEFAULTS = Object.freeze({
   keepAliveTimeoutMs: 5_000,
   /** ms: decisions §12. */
   shutdownTimeoutMs: 10_000,
+  /**
+   * bytes: 4 times Node's own socket high-water mark, past the kernel's buffers; a connection
+   * holds at most this much of answers, plus the one answer that crossed it.
+   */
+  unsentHighWaterBytes: 65_536,
+  /** ms: a client taking nothing for 30 s is gone or hostile; a slow one still takes some bytes. */
+  sendTimeoutMs: 30_000,
 } satisfies Required<ConnectionOptions>);
 
 /** Names of the connection options, in documentation order. */
 export const CONNECTION_OPTION_NAMES = Object.freeze(Object.keys(CONNECTION_DEFAULTS) as (keyof ConnectionOptions)[]);
 
-/** Largest value any of these options takes: about 24.8 days, the longest Node timer. */
+/** Largest value any of these options takes: about 24.8 days, the longest Node timer (and 2 GiB for the mark). */
 const MAX_VALUE = 2 ** 31 - 1;
 
 /**
@@ -68,5 +89,6 @@ export function resolveConnectionOptions(options: ConnectionOptions): ResolvedCo
     throw new TypeError(`headersTimeoutMs (${out.headersTimeoutMs}) must not be above requestTimeoutMs (${out.requestTimeoutMs})`);
   }
   const checkIntervalMs = Math.min(1000, Math.max(10, Math.floor(out.headersTimeoutMs / 10)));
-  return Object.freeze({ ...out, checkIntervalMs });
+  const sendCheckIntervalMs = Math.min(1000, Math.max(10, Math.floor(out.sendTimeoutMs / 10)));
+  return Object.freeze({ ...out, checkIntervalMs, sendCheckIntervalMs });
 }

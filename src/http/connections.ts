@@ -1,6 +1,7 @@
 /**
  * The connections of `listen()`'s server (decisions §12): a cap on how many are open, a log
- * line instead of a crash when accepting fails, and the graceful stop. A stop stops accepting,
+ * line instead of a crash when accepting fails, a bound on the answers each holds unsent
+ * (backlog.ts) and a send timeout for clients that take none of them, and the graceful stop. A stop stops accepting,
  * answers every request already received on every connection (pipelined ones included), marks
  * the answer to the last request received on each keep-alive connection `Connection: close`,
  * closes idle connections once they have been idle a little while (a client may be sending its
@@ -8,6 +9,7 @@
  */
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { ConnectionBacklog, MAX_WAITING_REQUESTS, takenMark } from './backlog.js';
 import { hasResponseUnderWay } from './under-way.js';
 import type { LogSink } from '../ops/logger.js';
 
@@ -21,6 +23,12 @@ interface ConnectionState {
   activeAt: number;
   /** Whether a stop closed it (nothing more is answered on it). */
   closing: boolean;
+  /** Its unsent answers and the requests waiting for them. */
+  backlog: ConnectionBacklog;
+  /** How much its client had taken when last seen taking some (see {@link takenMark}). */
+  taken: { completed: number; queued: number };
+  /** When its client was last seen taking bytes or having none to take, `now()` ms; NaN until the first check. */
+  takingAt: number;
 }
 
 /** Options of {@link Connections}. */
@@ -35,6 +43,12 @@ export interface ConnectionsOptions {
    * request. Longer than a round trip; at most the keep-alive timeout the client was told.
    */
   idleGraceMs: number;
+  /** A connection's unsent answers past which its further requests wait, bytes (see backlog.ts). */
+  unsentHighWaterBytes: number;
+  /** Most time a client may take none of the bytes written to it, ms; then its connection is closed. */
+  sendTimeoutMs: number;
+  /** How often connections are checked for clients taking nothing, ms. */
+  sendCheckIntervalMs: number;
 }
 
 /** What a graceful stop did. */
@@ -84,7 +98,7 @@ export class Connections {
   readonly onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const state = this.#open.get(req.socket);
     if (state !== undefined) state.activeAt = performance.now();
-    if (!this.#stopping) return this.#handle(req, res);
+    if (!this.#stopping) return this.#answer(req, res, state);
     if (state === undefined || state.closing) {
       // Read after the stop closed the connection (its FIN is on its way): no answer can follow.
       req.socket.destroy();
@@ -97,9 +111,15 @@ export class Connections {
     // behind one that closes the connection would never be written.
     setImmediate(() => {
       if (--state.pending === 0) res.shouldKeepAlive = false;
-      this.#handle(req, res);
+      this.#answer(req, res, state);
     });
   };
+
+  /** Answers now, or when the connection's client has taken enough of the answers before (backlog.ts). */
+  #answer(req: IncomingMessage, res: ServerResponse, state: ConnectionState | undefined): void {
+    if (state === undefined) return this.#handle(req, res);
+    state.backlog.receive(req, res, this.#handle);
+  }
 
   /**
    * Tracks the server's connections and caps them.
@@ -109,10 +129,19 @@ export class Connections {
    */
   attach(server: Server, maxConnections: number): void {
     server.maxConnections = maxConnections;
+    const { unsentHighWaterBytes, sendCheckIntervalMs } = this.#options;
+    const tooManyWaiting = (): void => this.#logOnce('waiting', `closed a connection with over ${MAX_WAITING_REQUESTS} requests waiting behind answers its client has not taken (--unsent-high-water-bytes)`);
     server.on('connection', (socket: Socket) => {
-      this.#open.set(socket, { pending: 0, idleSweeps: 0, activeAt: performance.now(), closing: false });
+      this.#open.set(socket, {
+        pending: 0, idleSweeps: 0, activeAt: performance.now(), closing: false,
+        backlog: new ConnectionBacklog(socket, unsentHighWaterBytes, tooManyWaiting), taken: takenMark(socket), takingAt: Number.NaN,
+      });
       socket.once('close', () => this.#open.delete(socket));
     });
+    // One timer for every connection, off the request path.
+    const sendCheck = setInterval(() => this.#closeStalled(), sendCheckIntervalMs);
+    sendCheck.unref();
+    server.once('close', () => clearInterval(sendCheck));
     server.on('drop', () => this.#logOnce('cap', `connection cap reached: ${maxConnections} open; new connections are closed at once (--max-connections)`));
     // After listening, an accept can fail (EMFILE when file descriptors run out); Node reports
     // it as a server error, which would end the process with no listener.
@@ -174,6 +203,32 @@ export class Connections {
       socket.end();
       socket.once('finish', () => socket.destroy());
     }
+  }
+
+  /**
+   * Closes the connections whose client has taken none of the bytes written to it for the send
+   * timeout. A connection with nothing unsent is not waiting for its client (an idle one is the
+   * keep-alive timeout's).
+   */
+  #closeStalled(): void {
+    let now: number;
+    try {
+      now = this.#options.now();
+    } catch {
+      return; // an injected clock that fails: the requests report it; nothing to close by
+    }
+    let closed = 0;
+    for (const [socket, state] of this.#open) {
+      const taken = takenMark(socket);
+      if (Number.isNaN(state.takingAt) || socket.writableLength === 0 || taken.completed !== state.taken.completed || taken.queued < state.taken.queued) {
+        state.taken = taken;
+        state.takingAt = now;
+      } else if (now - state.takingAt >= this.#options.sendTimeoutMs) {
+        socket.destroy();
+        closed++;
+      }
+    }
+    if (closed > 0) this.#logOnce('send timeout', `closed ${closed} connection(s) whose client took none of its answers for ${this.#options.sendTimeoutMs} ms (--send-timeout-ms)`);
   }
 
   #logOnce(what: string, line: string): void {

@@ -19,6 +19,7 @@ import { API_PREFIX } from '../routes.js';
 import { errorAnswer, type ErrorAnswer } from '../errors.js';
 import { ifNoneMatchMatches, strongTag } from './etag.js';
 import { chooseEncoding, type HeaderFields, type Responder } from './respond.js';
+import { quoteInput, type KeyRecogniser } from './quote.js';
 
 /** Folder of the viewer's files in the package. */
 export const DOCS_ASSETS_DIR = join(PACKAGE_ROOT, 'dist', 'docs');
@@ -173,15 +174,17 @@ function initScript(): string {
  *
  * @param fields - the response's header fields so far (X-Request-Id ...).
  * @param responder - writes the answer (and tells the access log and metrics).
+ * @param isKey - recognises the server's keys: a 404 quotes the name as any detail quotes client
+ *   input (quote.ts), never a key.
  * @returns nothing when answered; an error answer (404 `not_found`) to send otherwise.
  */
-export function answerDocs(req: IncomingMessage, res: ServerResponse, name: string, fields: HeaderFields, responder: Responder): ErrorAnswer | undefined {
+export function answerDocs(req: IncomingMessage, res: ServerResponse, name: string, fields: HeaderFields, responder: Responder, isKey?: KeyRecogniser): ErrorAnswer | undefined {
   const file = docsFile(name);
   if (file === null) {
     if (name === '' || Object.hasOwn(FILES, name)) {
       return errorAnswer('not_found', `The docs viewer is not installed (${DOCS_ASSETS_DIR} is missing its files; run npm run build).`);
     }
-    return errorAnswer('not_found', `No such file of the docs page: ${JSON.stringify(name.slice(0, 100))}`);
+    return errorAnswer('not_found', `No such file of the docs page: ${quoteInput(name, isKey)}`);
   }
   if (name === '' && !docsInstalled()) {
     return errorAnswer('not_found', `The docs viewer is not installed (${DOCS_ASSETS_DIR} is missing its files; run npm run build).`);

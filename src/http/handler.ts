@@ -20,7 +20,7 @@ import { readKeysFile, type KeyTable } from '../keys/keys-file.js';
 import { isDemoKeysFile, resolveOptions, type HandlerOptions } from '../options.js';
 import { createSocketRefusals, type RefusalHook } from './client-error.js';
 import { ERRORS } from '../errors.js';
-import { readFraming } from './protocol.js';
+import { originForm, readFraming } from './protocol.js';
 import { InFlight } from './in-flight.js';
 import { createPipeline, firstFields } from './pipeline.js';
 import { createEyes } from '../ops/eyes.js';
@@ -88,7 +88,7 @@ export interface Handler {
   metrics(): Metrics | undefined;
   /** The snapshot being served, if any. */
   snapshot(): SnapshotIndex | undefined;
-  /** Responses the process holds now (what the breaker compares with `maxInFlight`); see in-flight.ts. */
+  /** Connections whose responses the process holds now (what the breaker compares with `maxInFlight`); see in-flight.ts. */
   inFlight(): number;
   /**
    * Emits `reloaded` (name: 'snapshot' | 'keys') after a swap and `refused` (name, error) when a
@@ -169,6 +169,9 @@ export function createHandler(options: HandlerOptions = {}): Handler {
         // HTTP/1.1's own refusals and a body (decisions §12): answered, then the connection
         // closes, so a body is never read and a refusal is never followed by another answer.
         const framing = readFraming(req);
+        // An absolute-form target is answered by its path (RFC 9112 §3.2.2); every later step reads req.url.
+        const origin = originForm(req.url ?? '/');
+        if (origin !== undefined) req.url = origin;
         if (framing.body) res.shouldKeepAlive = false;
         if (framing.refusal !== undefined) {
           res.shouldKeepAlive = false;

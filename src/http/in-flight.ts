@@ -1,8 +1,12 @@
 /**
- * Requests in flight, as the breaker reads them (decisions §8): the responses the process
- * really holds. A response is held from the moment the handler has answered without the socket
- * taking every byte (a slow reader's, or one queued behind a pipelined response) until its
- * `close`, or until its connection closes, whichever comes first.
+ * Requests in flight, as the breaker reads them (decisions §8): the connections whose answers
+ * the process still holds. A response is held from the moment the handler has answered without
+ * the socket taking every byte (a slow reader's, or one queued behind a pipelined response)
+ * until its `close`, or until its connection closes, whichever comes first; a connection counts
+ * once however many it holds. Answers queued behind another on one connection cannot be sent
+ * before its client takes that one: they are that client's backlog, not load on the process
+ * (the connection layer bounds them), and counted one by one, two clients that pipelined 3,000
+ * requests each and read nothing held the breaker open for everyone.
  *
  * Why per connection: Node (20 at least) never emits `close` on a response that is still queued
  * behind another on a socket that dies (`abortIncoming` in lib/_http_server.js destroys the
@@ -27,13 +31,14 @@ export class InFlight {
   /** Holds by connection; an entry exists only while a connection has held something. */
   readonly #holds = new WeakMap<Socket, ConnectionHold>();
 
-  /** Responses the process holds now: 0 or more. */
+  /** Connections whose responses the process holds now: 0 or more. */
   get count(): number {
     return this.#count;
   }
 
   /**
-   * Counts a response the socket has not taken whole, until its `close` or its connection's.
+   * Holds a response the socket has not taken whole, until its `close` or its connection's; its
+   * connection counts in flight while it holds any.
    * Call once per response, after the handler has written what it will write.
    *
    * @param req - the request; its `socket` is the connection (a queued response has no socket yet).
@@ -50,18 +55,16 @@ export class InFlight {
       this.#holds.set(socket, created);
       socket.once('close', () => {
         created.closed = true;
-        this.#count -= created.held;
+        if (created.held > 0) this.#count--;
         created.held = 0;
         this.#holds.delete(socket);
       });
     }
     const entry = hold;
-    entry.held++;
-    this.#count++;
+    if (entry.held++ === 0) this.#count++;
     res.once('close', () => {
       if (entry.closed) return;
-      entry.held--;
-      this.#count--;
+      if (--entry.held === 0) this.#count--;
     });
   }
 }

@@ -24,6 +24,15 @@ export interface ListPage {
   readonly tag: string;
 }
 
+/**
+ * Longest query text (characters, without `?`) whose `Link` a list keeps for the next request.
+ * A client chooses the query, up to Node's header limit (16 KiB): kept as it is, one long valid
+ * query per list (`limit=000…3`) held about 29 KiB per list, hundreds of MB over every list of a
+ * snapshot. A usual query, even with a cursor of its longest (512 characters), is shorter; a
+ * longer one gets its `Link` built anew each time.
+ */
+export const MAX_KEPT_QUERY_CHARS = 1024;
+
 const FOREIGN_CURSOR = 'cursor was made for another list (another endpoint or filter); use a cursor with the request of the Link header that gave it';
 
 /**
@@ -79,11 +88,12 @@ function detached(text: string): string {
 /**
  * The `Link` of the page after this one ({@link nextLink}), or undefined when this one ends the
  * list. The value is kept with the list's last page and reused for the same query text, so a
- * page asked for again the same way builds no string.
+ * page asked for again the same way builds no string; a query longer than
+ * {@link MAX_KEPT_QUERY_CHARS} is neither kept nor reused.
  */
 export function nextPageLink(page: ListPage, baseUrl: string, path: string, rawQuery: string): string | undefined {
   const memo = page.list.memo;
-  const kept = memo !== undefined && memo.position === page.position && memo.count === page.count;
+  const kept = memo !== undefined && memo.position === page.position && memo.count === page.count && rawQuery.length <= MAX_KEPT_QUERY_CHARS;
   if (kept && memo.linkQuery === rawQuery) return memo.link;
   const cursor = nextCursor(page);
   const link = cursor === undefined ? undefined : nextLink(baseUrl, path, rawQuery, cursor);

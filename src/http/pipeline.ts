@@ -159,7 +159,7 @@ export function createPipeline(parts: PipelineParts): Pipeline {
     const quick = target.kind === 'rows' && q !== -1 ? quickListQuery(url, q + 1, route) : undefined;
     const { pairs, malformed } = splitQuery(q === -1 || quick !== undefined ? '' : url.slice(q + 1));
     if (target.kind === 'docs' || target.kind === 'docsAsset') {
-      const refused = answerDocs(req, res, target.kind === 'docs' ? '' : url.slice(DOCS_PATH.length + 1, pathEnd), fields, responder);
+      const refused = answerDocs(req, res, target.kind === 'docs' ? '' : url.slice(DOCS_PATH.length + 1, pathEnd), fields, responder, isKnownKey);
       return refused === undefined ? undefined : responder.sendError(req, res, refused, fields);
     }
     if (target.kind === 'healthz') {

@@ -82,7 +82,7 @@ export async function openMetrics(sources: MetricsSources): Promise<Metrics> {
     labelNames: ['plan', 'window'] as const, registers,
   });
   new prom.Gauge({
-    name: 'eqf_http_requests_in_flight', help: 'Requests whose response this process still holds (the breaker\'s in-flight figure).',
+    name: 'eqf_http_requests_in_flight', help: 'Connections with a response this process still holds, each counted once however many it holds (the breaker\'s in-flight figure).',
     registers, collect() { this.set(sources.inFlight()); },
   });
   new prom.Gauge({

@@ -122,7 +122,7 @@ test('SIGUSR2 toggles a forced-open breaker on a real server process', async (t)
   assert.equal(code, 0, 'SIGTERM stops gracefully with exit 0');
 });
 
-test('in flight: responses the process still holds count until they close, and the count returns to 0', async (t) => {
+test('in flight: connections whose responses the process still holds count once each until those close, and the count returns to 0', async (t) => {
   // The real load sampler (no injected sample): the count comes from the handler.
   const dir = await mkdtemp(join(tmpdir(), 'eqf-inflight-'));
   const clock = new ManualClock();
@@ -137,7 +137,9 @@ test('in flight: responses the process still holds count until they close, and t
     await rm(dir, { recursive: true, force: true });
   });
   const breaker = running.handler.breaker;
-  const requests = 10;
+  // 40 answers of 200 KB each: more than the kernel's buffers take, so some stay queued on each.
+  const perConnection = 40;
+  const requests = 2 * perConnection;
   let answered = 0;
   let closed = 0;
   let settled: () => void;
@@ -153,27 +155,30 @@ test('in flight: responses the process still holds count until they close, and t
     });
   });
 
-  // Ten pipelined requests in one write, and a client that reads nothing for now: Node queues
-  // every response after the first in the process until the one before it has finished.
-  const socket = connect((running.server.address() as AddressInfo).port, '127.0.0.1');
-  socket.pause();
-  socket.write('GET /api/v1/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(requests));
+  // Two clients, each with 40 pipelined requests in one write, that read nothing for now: Node
+  // queues every response after the first on each in the process until the one before it has
+  // finished. Each connection counts once, so two are more than maxInFlight 1.
+  const sockets = [0, 1].map(() => connect((running.server.address() as AddressInfo).port, '127.0.0.1'));
+  for (const socket of sockets) {
+    socket.pause();
+    socket.write('GET /api/v1/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(perConnection));
+  }
   await sampled;
-  assert.equal(breaker.state, 'open', 'a sample with responses held in the process saw them in flight (more than maxInFlight 1)');
+  assert.equal(breaker.state, 'open', 'a sample with responses held on two connections saw them in flight (more than maxInFlight 1)');
 
-  const reader = new ResponseReader();
-  const allRead = new Promise<void>((resolve) => {
+  const readers = sockets.map(() => new ResponseReader());
+  const allRead = Promise.all(sockets.map((socket, i) => new Promise<void>((resolve) => {
     socket.setEncoding('latin1').on('data', (chunk: string) => {
-      reader.push(chunk);
-      if (reader.responses.length === requests) resolve();
+      readers[i]!.push(chunk);
+      if (readers[i]!.responses.length === perConnection) resolve();
     });
-  });
-  socket.resume();
+    socket.resume();
+  })));
   await Promise.all([allRead, allClosed]);
-  assert.equal(reader.responses.length, requests, 'every response arrived');
+  assert.deepEqual(readers.map((reader) => reader.responses.length), [perConnection, perConnection], 'every response arrived');
   clock.advance(1_000);
   breaker.sampleNow();
   breaker.sampleNow();
   assert.equal(breaker.state, 'closed', 'once every response closed, nothing is counted in flight');
-  socket.destroy();
+  for (const socket of sockets) socket.destroy();
 });

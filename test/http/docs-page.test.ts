@@ -55,6 +55,20 @@ test('the docs page serves its HTML with a self-only CSP, its viewer files with 
   assert.equal((await h.get('/docs', {}, 'POST')).status, 405);
 });
 
+test('a 404 under /docs quotes the name at most 100 characters, JSON-escaped, and never a key', async (t) => {
+  const h = await startHarness(t);
+  const minted = 'eqf_O4fTdfnqXNNdQMMAlCyNfYImM75IxpsU3jZ1Yj';
+  for (const name of [KEYS.founders, minted, `${'a'.repeat(95)}/${KEYS.founders}`, encodeURIComponent(KEYS.founders).replace(/-/g, '%2D')]) {
+    const reply = await h.get(`/docs/${name}`);
+    assert.equal(reply.status, 404, name);
+    const detail = (reply.json as { detail: string }).detail;
+    assert.doesNotMatch(detail, new RegExp(`${KEYS.founders.slice(4, 16)}|O4fTdfnq`), name);
+    assert.match(detail, /not shown: it holds an API key/, name);
+  }
+  const long = await h.get(`/docs/${'b'.repeat(300)}`);
+  assert.equal((long.json as { detail: string }).detail, `No such file of the docs page: "${'b'.repeat(99)}…"`);
+});
+
 test(HAVE_CHROMIUM ? 'in Chromium the docs page renders every operation, and a key entered once makes try-it calls return rows, with no request to another host'
   : `skipped: Chromium is not installed at ${CHROMIUM} (set EQF_CHROMIUM or install Debian's chromium)`, { skip: !HAVE_CHROMIUM }, async (t) => {
   const { chromium } = await import('playwright-core');
