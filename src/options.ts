@@ -118,9 +118,12 @@ export const defaultAttribution = (baseUrl: string): string => `Written analysis
 /** The default operational log: JSON lines on stderr. */
 export const defaultLog: LogSink = createLogger();
 
+/** The keys file served when none is named: the embedded demo keys, whose plaintext the README publishes. */
+export const DEFAULT_KEYS_FILE = `${PACKAGE_ROOT}keys.demo.json`;
+
 const DEFAULTS = {
   snapshotsDir: `${PACKAGE_ROOT}snapshots`,
-  keysFile: `${PACKAGE_ROOT}keys.demo.json`,
+  keysFile: DEFAULT_KEYS_FILE,
   now: Date.now,
   log: defaultLog,
   watchIntervalMs: 1000, // ms

@@ -65,7 +65,8 @@ export const PARAMS: Readonly<Record<ParamName, ParamSpec>> = Object.freeze({
 
 /** What a route answers with. */
 export type RouteTarget = { readonly kind: 'rows'; readonly rows: RowKind } | { readonly kind: 'meta' } | { readonly kind: 'openapi' }
-  | { readonly kind: 'healthz' } | { readonly kind: 'readyz' } | { readonly kind: 'docs' } | { readonly kind: 'docsAsset' };
+  | { readonly kind: 'healthz' } | { readonly kind: 'readyz' } | { readonly kind: 'docs' } | { readonly kind: 'docsAsset' }
+  | { readonly kind: 'favicon' };
 
 /** One row of the route table. */
 export interface Route {
@@ -148,7 +149,12 @@ export const ROUTES: readonly Route[] = Object.freeze([
   {
     path: '/docs/{asset}', prefix: '/docs/', operationId: 'getDocsAsset', auth: false, countsAgainstLimits: false, underApi: false, params: [],
     target: { kind: 'docsAsset' }, summary: 'A file of the documentation page',
-    description: 'The viewer\'s script and style sheet, the page\'s start-up script, and the viewer\'s licence (Apache-2.0).',
+    description: 'The viewer\'s script and style sheet, the page\'s start-up script and icon, and the viewer\'s licence (Apache-2.0).',
+  },
+  {
+    path: '/favicon.ico', operationId: 'getFavicon', auth: false, countsAgainstLimits: false, underApi: false, params: [],
+    target: { kind: 'favicon' }, summary: 'The site icon',
+    description: 'The icon browsers ask for on their own and the docs page names (an ICO, 16×16 and 32×32), so that they get no 404.',
   },
 ] satisfies Route[]);
 

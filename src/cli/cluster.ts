@@ -17,6 +17,7 @@ import { processMetrics } from '../ops/metrics.js';
 import { PACKAGE_VERSION } from '../version.js';
 import type { LogSink } from '../ops/logger.js';
 import type { ServeConfig } from './serve-config.js';
+import { logFirstScreen } from './first-screen.js';
 
 /** A primary's request for a worker's metrics, and the answer. */
 interface MetricsMessage {
@@ -76,6 +77,7 @@ export async function runPrimary(config: ServeConfig, log: LogSink): Promise<num
       const { port } = address;
       void startMetrics().then(() => {
         log(`equity-facts ${PACKAGE_VERSION} serving on http://${host}:${port} (pid ${process.pid}) with ${count} workers, ${where}`);
+        return logFirstScreen(log, `http://${host}:${port}`, config.keysFile);
       }, (error: Error) => {
         log(`equity-facts serve: cannot start the metrics listener: ${error.message}`, 'error');
         stop('metrics', 1);

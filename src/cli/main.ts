@@ -15,6 +15,7 @@ import { WORKER_READY, answerMetricsRequests, runPrimary } from './cluster.js';
 import { IpcStore } from '../guard/ipc-store.js';
 import { openAccessLog } from '../ops/access-log.js';
 import { createLogger } from '../ops/logger.js';
+import { logFirstScreen } from './first-screen.js';
 
 /** The commands, for a suggestion when one is mistyped. */
 const COMMANDS = ['serve', 'keys', 'build', 'fetch', 'help', 'version'];
@@ -149,6 +150,7 @@ async function serve(argv: readonly string[]): Promise<number> {
   // The metrics address first: whoever waits for "serving on" then knows both.
   if (running.metricsUrl) log(`metrics on ${running.metricsUrl}/metrics`);
   log(`equity-facts ${PACKAGE_VERSION} serving on ${running.url} (pid ${process.pid})`);
+  await logFirstScreen(log, running.url, options.keysFile);
   return stopped;
 }
 

@@ -20,6 +20,7 @@ import { errorAnswer, type ErrorAnswer } from '../errors.js';
 import { ifNoneMatchMatches, strongTag } from './etag.js';
 import { chooseEncoding, type HeaderFields, type Responder } from './respond.js';
 import { quoteInput, type KeyRecogniser } from './quote.js';
+import { faviconIco, FAVICON_TYPE } from './favicon.js';
 
 /** Folder of the viewer's files in the package. */
 export const DOCS_ASSETS_DIR = join(PACKAGE_ROOT, 'dist', 'docs');
@@ -31,13 +32,18 @@ export const DOCS_PATH = '/docs';
 export const DOCS_CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
   "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
+/** Name of the site icon among the page's files; `/favicon.ico` answers it too. */
+export const FAVICON_NAME = 'favicon.ico';
+
 /**
- * The page, its start-up script and the viewer's files, by the name under `/docs/`. Names are a
- * fixed list: a request never names a file path.
+ * The page, its start-up script, its icon and the viewer's files, by the name under `/docs/`.
+ * Names are a fixed list: a request never names a file path. A file with `body` is made here;
+ * the others are read from {@link DOCS_ASSETS_DIR}.
  */
-const FILES: Readonly<Record<string, { readonly type: string; readonly text?: string }>> = Object.freeze({
-  '': { type: 'text/html; charset=utf-8', text: page() },
-  'init.js': { type: 'text/javascript; charset=utf-8', text: initScript() },
+const FILES: Readonly<Record<string, { readonly type: string; readonly body?: () => Buffer }>> = Object.freeze({
+  '': { type: 'text/html; charset=utf-8', body: () => Buffer.from(page()) },
+  'init.js': { type: 'text/javascript; charset=utf-8', body: () => Buffer.from(initScript()) },
+  [FAVICON_NAME]: { type: FAVICON_TYPE, body: faviconIco },
   'swagger-ui-bundle.js': { type: 'text/javascript; charset=utf-8' },
   'swagger-ui.css': { type: 'text/css; charset=utf-8' },
   'LICENSE.swagger-ui.txt': { type: 'text/plain; charset=utf-8' },
@@ -75,7 +81,7 @@ export function docsFile(name: string): DocsFile | null {
   let file: DocsFile | null = null;
   if (spec !== undefined) {
     try {
-      const body = spec.text !== undefined ? Buffer.from(spec.text) : readFileSync(join(DOCS_ASSETS_DIR, name));
+      const body = spec.body !== undefined ? spec.body() : readFileSync(join(DOCS_ASSETS_DIR, name));
       file = { type: spec.type, body, tag: strongTag(body), encoded: {}, pending: new Set() };
     } catch {
       file = null;
@@ -120,6 +126,7 @@ function page(): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>equity-facts API</title>
 <link rel="stylesheet" href="docs/swagger-ui.css">
+<link rel="icon" href="favicon.ico" type="image/x-icon">
 </head>
 <body>
 <noscript>This page renders the OpenAPI document at <a href="${API_PREFIX.slice(1)}/openapi.json">${API_PREFIX}/openapi.json</a> and needs JavaScript.</noscript>
@@ -132,9 +139,14 @@ function page(): string {
 }
 
 /**
- * Starts Swagger UI on the served document. When none of the document's `servers` is this page's
- * origin (a base URL set for the public address, a test on a free port), the page's origin is
- * put first, so try-it calls go to the server that served the page and nowhere else.
+ * Starts Swagger UI on the served document, made fit for a first screen at 1,280×800:
+ * - HEAD and OPTIONS operations stay in the served document for client generators, but the page
+ *   lists GET only (HEAD is GET without a body; OPTIONS is the browsers' CORS preflight).
+ * - The description's first paragraph stays on top; its sections (authentication, plans, errors,
+ *   paging ...) fold into one closed `<details>`, so Authorize and the operations come next.
+ * - When none of the document's `servers` is this page's origin (a base URL set for the public
+ *   address, a test on a free port), the page's origin is put first, so try-it calls go to the
+ *   server that served the page and nowhere else.
  */
 function initScript(): string {
   return `'use strict';
@@ -150,6 +162,17 @@ function initScript(): string {
       try { return new URL(server.url, window.location.href).origin === here; } catch (e) { return false; }
     });
     if (!local) spec.servers = [{ url: here, description: 'this server (the origin of this page)' }].concat(servers);
+    Object.keys(spec.paths || {}).forEach(function (path) {
+      delete spec.paths[path].head;
+      delete spec.paths[path].options;
+    });
+    var description = String((spec.info && spec.info.description) || '');
+    var sections = description.indexOf('\\n## ');
+    if (sections !== -1) {
+      var titles = description.slice(sections).match(/^## .+$/gm).map(function (line) { return line.slice(3).toLowerCase(); });
+      spec.info.description = description.slice(0, sections) + '\\n\\n<details><summary>How the API works: ' +
+        titles.join(', ') + '</summary>\\n\\n' + description.slice(sections + 1) + '\\n\\n</details>\\n';
+    }
     window.ui = SwaggerUIBundle({
       spec: spec,
       dom_id: '#swagger-ui',
@@ -159,7 +182,7 @@ function initScript(): string {
       deepLinking: true,
       displayRequestDuration: true,
       persistAuthorization: false,
-      supportedSubmitMethods: ['get', 'head']
+      supportedSubmitMethods: ['get']
     });
   }).catch(function (error) {
     document.getElementById('swagger-ui').textContent = 'Could not load the API description: ' + error.message;

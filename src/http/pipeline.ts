@@ -24,7 +24,7 @@ import { presentedKey } from './auth.js';
 import { hasKeyInQuery, parseListQuery, quickListQuery, splitQuery, type ListQuery } from './params.js';
 import { PreparedBody, chooseEncoding, createResponder, type HeaderFields, type Responder, type SentHook } from './respond.js';
 import { CORS_FIELDS, isPreflight, PREFLIGHT_FIELDS } from './cors.js';
-import { answerDocs, DOCS_PATH } from './docs-page.js';
+import { answerDocs, DOCS_PATH, FAVICON_NAME } from './docs-page.js';
 import { ifNoneMatchMatches, strongTag } from './etag.js';
 import { findPage, nextPageLink, type ListPage } from './list-page.js';
 import { metaRow } from './meta-row.js';
@@ -158,8 +158,9 @@ export function createPipeline(parts: PipelineParts): Pipeline {
     // A list request's usual query is read in one pass; any other query is split into pairs.
     const quick = target.kind === 'rows' && q !== -1 ? quickListQuery(url, q + 1, route) : undefined;
     const { pairs, malformed } = splitQuery(q === -1 || quick !== undefined ? '' : url.slice(q + 1));
-    if (target.kind === 'docs' || target.kind === 'docsAsset') {
-      const refused = answerDocs(req, res, target.kind === 'docs' ? '' : url.slice(DOCS_PATH.length + 1, pathEnd), fields, responder, isKnownKey);
+    if (target.kind === 'docs' || target.kind === 'docsAsset' || target.kind === 'favicon') {
+      const name = target.kind === 'docs' ? '' : target.kind === 'favicon' ? FAVICON_NAME : url.slice(DOCS_PATH.length + 1, pathEnd);
+      const refused = answerDocs(req, res, name, fields, responder, isKnownKey);
       return refused === undefined ? undefined : responder.sendError(req, res, refused, fields);
     }
     if (target.kind === 'healthz') {

@@ -109,7 +109,7 @@ export function buildDescription(license: string, attribution: string): string {
       `\n${CHECK_ORDER.length + 1}. 200`,
     'One exception: a list request or the document whose parameters are valid and whose `If-None-Match` matches the current ETag ' +
       'gets 304 right after the plan check, and takes no token (see Conditional requests).',
-    `\`/healthz\`, \`/readyz\` and \`/docs\` are outside ${API_PREFIX}, behind no breaker and need no key.`,
+    `\`/healthz\`, \`/readyz\`, \`/docs\` and \`/favicon.ico\` are outside ${API_PREFIX}, behind no breaker and need no key.`,
 
     '## Errors',
     'Every error body is the error envelope `{ "ok": false, "error", "detail", "license" }`.',

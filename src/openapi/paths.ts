@@ -8,6 +8,7 @@ import { PARAMS, ROUTES, type Route } from '../routes.js';
 import { ROW_ORDER_TEXT } from '../rows/order.js';
 import { WRITTEN_FIELD } from '../rows/schemas.js';
 import { DOCS_ASSET_NAMES } from '../http/docs-page.js';
+import { FAVICON_TYPE } from '../http/favicon.js';
 import { LIST_SCHEMA_NAMES, SCHEMA_NAMES, schemaRef, type Json } from './components.js';
 import { commonHeaders, corsHeaders, headerRef, preflightHeaders, rateLimitHeaders } from './headers.js';
 import { errorResponseRef, errorUse, PARSER_STATUSES, type ErrorUse } from './responses.js';
@@ -54,14 +55,14 @@ export function allErrorUses(): ErrorUse[] {
 }
 
 /** Whether a route's 200 carries an ETag and answers If-None-Match with 304 (decisions §10, §13). */
-const conditional = (route: Route): boolean => ['rows', 'openapi', 'docs', 'docsAsset'].includes(route.target.kind);
+const conditional = (route: Route): boolean => ['rows', 'openapi', 'docs', 'docsAsset', 'favicon'].includes(route.target.kind);
 
 /**
  * Headers of a 200 (decisions §3, §5, §9, §10, §12): authenticated routes passed the limiter
  * (meta reads the buckets without spending a token), so they carry the rate-limit headers.
  */
 function successHeaders(route: Route): Json {
-  const snapshotAlways = !['healthz', 'openapi', 'docs', 'docsAsset'].includes(route.target.kind);
+  const snapshotAlways = !['healthz', 'openapi', 'docs', 'docsAsset', 'favicon'].includes(route.target.kind);
   return {
     ...(route.auth ? rateLimitHeaders() : {}),
     ...(conditional(route) ? { ETag: headerRef('ETag') } : {}),
@@ -84,9 +85,10 @@ function successContent(route: Route): { content: Json; description: string } {
     case 'readyz': return { content: json(schemaRef(SCHEMA_NAMES.readiness)), description: 'A snapshot is loaded and the breaker is closed.' };
     case 'docs': return { content: { 'text/html': { schema: { type: 'string' } } }, description: 'The docs page.' };
     case 'docsAsset': return {
-      content: Object.fromEntries(['text/javascript', 'text/css', 'text/plain'].map((type) => [type, { schema: { type: 'string' } }])),
+      content: Object.fromEntries(['text/javascript', 'text/css', 'text/plain', FAVICON_TYPE].map((type) => [type, { schema: { type: 'string' } }])),
       description: 'The file.',
     };
+    case 'favicon': return { content: { [FAVICON_TYPE]: { schema: { type: 'string' } } }, description: 'The icon.' };
   }
 }
 

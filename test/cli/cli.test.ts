@@ -151,3 +151,42 @@ test('npm start -- <flags> serves with the compiled JavaScript and forwards the 
   assert.match(log.text, /SIGTERM: stopping; answering the requests received/, 'npm forwarded SIGTERM to the server, which stopped gracefully');
   assert.match(log.text, /stopped: every request received was answered/);
 });
+
+/** The lines of a JSON operational log. */
+const entries = (text: string): { level: string; msg: string }[] => text.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
+
+test('npm start with the demo keys names the docs page and a curl whose URL and header answer 200', { timeout: 60_000 }, async (t) => {
+  const child = spawn('npm', ['start', '--silent', '--', '--port', '0', '--access-log', 'off'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  t.after(() => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* already gone */ } });
+  const log = { text: '' };
+  const url = await serving(child, log);
+  while (!log.text.includes('curl ')) await once(child.stderr!, 'data');
+  const said = entries(log.text).map((entry) => entry.msg);
+  const docsLine = said.find((msg) => msg.includes(`${url}/docs`));
+  assert.ok(docsLine, `a line names ${url}/docs`);
+  assert.equal((await request(`${url}/docs`)).statusCode, 200, 'the docs page it names answers');
+  const curl = /curl -s -H "([^":]+): ([^"]+)" "([^"]+)"/.exec(said.find((msg) => msg.includes('curl ')) ?? '');
+  assert.ok(curl, 'a ready-to-paste curl');
+  const [, header, key, target] = curl;
+  assert.ok(target!.startsWith(`${url}/api/v1/`), target);
+  const reply = await request(target!, { headers: { [header!]: key! } });
+  assert.equal(reply.statusCode, 200);
+  assert.equal(((await reply.body.json()) as { data: unknown[] }).data.length, 1);
+  assert.ok(said.indexOf(docsLine) > said.findIndex((msg) => msg.includes('serving on')), 'after "serving on"');
+});
+
+test('serve prints no key in a curl when the keys file does not hold the demo key, even one named keys.demo.json', { timeout: 60_000 }, async (t) => {
+  const dir = await fixtureDir(t);
+  await writeKeysFile(join(dir, 'keys.demo.json'), KEY_RECORDS);
+  const child = spawn(process.execPath, [join(ROOT, 'dist/cli/main.js'), 'serve', '--port', '0', '--access-log', 'off', '--log-format', 'text',
+    '--snapshots', join(dir, 'snapshots'), '--keys', join(dir, 'keys.demo.json')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  t.after(() => { child.kill('SIGKILL'); });
+  const log = { text: '' };
+  const url = await serving(child, log);
+  while (!log.text.includes(`${url}/docs`)) await once(child.stderr!, 'data');
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  await exited;
+  assert.doesNotMatch(log.text, /curl|eqf_|X-API-Key/, 'no curl and no key');
+  for (const key of Object.values(KEYS)) assert.ok(!log.text.includes(key), 'no key of the file served');
+});

@@ -1,8 +1,10 @@
 /**
  * The docs page (decisions §13) in a real browser: Debian's Chromium driven by playwright-core.
- * The page renders the seven operations of the API, a key entered once makes try-it calls return
- * 200 with rows, and no request goes to another host (every request is intercepted and counted).
- * A screenshot is kept in test-artifacts/ (git-ignored) and its path printed.
+ * The page renders the seven operations of the API, its first screen at 1,280×800 shows Authorize
+ * (where the key is entered) and the first operation, HEAD and OPTIONS are not listed as operations,
+ * its icon answers, a key entered once makes try-it calls return 200 with rows, and no request goes
+ * to another host (every request is intercepted and counted). Screenshots are kept in
+ * test-artifacts/ (git-ignored) and their paths printed.
  *
  * Without /usr/bin/chromium (or EQF_CHROMIUM) the browser test is skipped, saying so in its name;
  * `.ci/run` installs Chromium where it is missing. The page's plain HTTP behaviour is tested
@@ -69,7 +71,20 @@ test('a 404 under /docs quotes the name at most 100 characters, JSON-escaped, an
   assert.equal((long.json as { detail: string }).detail, `No such file of the docs page: "${'b'.repeat(99)}…"`);
 });
 
-test(HAVE_CHROMIUM ? 'in Chromium the docs page renders every operation, and a key entered once makes try-it calls return rows, with no request to another host'
+test('/favicon.ico answers an ICO of the project\'s own, cacheable, and the docs page links to it', async (t) => {
+  const h = await startHarness(t);
+  const icon = await h.get('/favicon.ico');
+  assert.equal(icon.status, 200);
+  assert.equal(icon.headers['content-type'], 'image/x-icon');
+  assert.equal(icon.headers['cache-control'], 'public, max-age=3600');
+  const bytes = Buffer.from(icon.text, 'latin1');
+  assert.deepEqual([...bytes.subarray(0, 4)], [0, 0, 1, 0], 'an ICO header (reserved 0, type 1)');
+  assert.equal((await h.get('/favicon.ico', { 'if-none-match': String(icon.headers.etag) })).status, 304);
+  assert.equal((await h.get('/favicon.ico', {}, 'HEAD')).status, 200);
+  assert.match((await h.get('/docs')).text, /<link rel="icon" href="favicon\.ico"/, 'relative, like the page\'s other files');
+});
+
+test(HAVE_CHROMIUM ? 'in Chromium the docs page lists each operation once (GET), shows Authorize and the first operation in its first 1,280×800 screen, has an icon that answers, and a key entered once makes try-it calls return rows, with no request to another host'
   : `skipped: Chromium is not installed at ${CHROMIUM} (set EQF_CHROMIUM or install Debian's chromium)`, { skip: !HAVE_CHROMIUM }, async (t) => {
   const { chromium } = await import('playwright-core');
   // The document names another host as its server; the page must still call only its own origin.
@@ -100,13 +115,34 @@ test(HAVE_CHROMIUM ? 'in Chromium the docs page renders every operation, and a k
   const problems: string[] = [];
   page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
   page.on('pageerror', (error) => problems.push(error.message));
-  await page.setViewportSize({ width: 1280, height: 2000 });
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto(`${h.base}/docs`);
 
   for (const route of API_OPERATIONS) {
     await page.locator(`[id^="operations-"][id$="-${route.operationId}"]`).first().waitFor({ timeout: 30_000 });
   }
-  assert.equal(await page.locator('.opblock-get').count() >= API_OPERATIONS.length, true);
+  // GET only: every route once; HEAD and OPTIONS stay in the served document for generators.
+  assert.equal(await page.locator('.opblock').count(), ROUTES.length);
+  assert.equal(await page.locator('.opblock-get').count(), ROUTES.length);
+  assert.equal(await page.locator('.opblock-head, .opblock-options').count(), 0, 'no HEAD or OPTIONS operation is listed');
+  const served = (await (await fetch(`${h.base}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+  assert.ok(Object.values(served.paths).every((operations) => 'head' in operations), 'the document still has HEAD');
+
+  // The first screen, unscrolled: Authorize and the first operation are wholly in the viewport.
+  await mkdir(ARTIFACTS, { recursive: true });
+  const firstScreen = join(ARTIFACTS, 'docs-page-first-screen.png');
+  await page.screenshot({ path: firstScreen, fullPage: false });
+  t.diagnostic(`screenshot: ${firstScreen}`);
+  const inFirstScreen = async (what: string, selector: string): Promise<void> => {
+    const box = await page.locator(selector).first().boundingBox();
+    assert.ok(box !== null, `${what} is shown`);
+    assert.ok(box.x >= 0 && box.y >= 0 && box.x + box.width <= 1280 && box.y + box.height <= 800,
+      `${what} is in the first 1,280×800 screen: ${JSON.stringify(box)}`);
+  };
+  assert.equal(await page.evaluate('window.scrollY'), 0); // (strings: the project's types have no DOM)
+  await inFirstScreen('Authorize (the key field)', 'button.authorize');
+  await inFirstScreen('the first operation', '.opblock');
+
 
   // Authorize once with X-API-Key.
   await page.locator('button.authorize').first().click();
@@ -132,7 +168,7 @@ test(HAVE_CHROMIUM ? 'in Chromium the docs page renders every operation, and a k
   const meta = await tryIt('getMeta');
   assert.match(meta, /"key_id": "k_signal"/, 'the same key, entered once, is sent again');
 
-  await mkdir(ARTIFACTS, { recursive: true });
+  await page.locator('.live-responses-table').last().scrollIntoViewIfNeeded();
   const shot = join(ARTIFACTS, 'docs-page.png');
   await page.screenshot({ path: shot, fullPage: false });
   t.diagnostic(`screenshot: ${shot}`);
@@ -142,4 +178,17 @@ test(HAVE_CHROMIUM ? 'in Chromium the docs page renders every operation, and a k
   assert.ok(requests.every((r) => !r.url.includes(KEYS.signal)), 'the key never goes in a URL');
   assert.deepEqual(elsewhere, [], 'no request left the page\'s origin');
   assert.deepEqual(problems.filter((p) => /Content Security Policy|Refused/.test(p)), [], 'the CSP blocked nothing the viewer needs');
+  // The page's icon: its link answers 200 with an icon Chromium decodes. Playwright aborts every
+  // intercepted request for a path ending in /favicon.ico (a rule of its own), so the icon is
+  // fetched once interception has ended; the assertion checks that it is this origin's address.
+  await context.unrouteAll({ behavior: 'wait' });
+  const icon = await page.evaluate(`(async () => {
+    const href = document.querySelector('link[rel~="icon"]').href;
+    const response = await fetch(href);
+    const image = new Image();
+    image.src = href;
+    await image.decode();
+    return { href, status: response.status, type: response.headers.get('content-type'), width: image.naturalWidth };
+  })()`);
+  assert.deepEqual(icon, { href: `${origin}/favicon.ico`, status: 200, type: 'image/x-icon', width: 32 });
 });

@@ -92,7 +92,7 @@ describe('derived from the route table', () => {
         assert.equal(p.required, false);
         assert.deepEqual(p.schema, PARAMS[p.name as keyof typeof PARAMS].schema);
       }
-      const conditional = ['rows', 'openapi', 'docs', 'docsAsset'].includes(route.target.kind);
+      const conditional = ['rows', 'openapi', 'docs', 'docsAsset', 'favicon'].includes(route.target.kind);
       assert.equal(parameters.some((p) => p.in === 'header' && p.name === 'If-None-Match'), conditional, route.path);
     }
     const whales = doc.paths['/api/v1/finance/whales'].get.parameters as Json[];
