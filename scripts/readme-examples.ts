@@ -21,13 +21,17 @@ const EXAMPLES: Example[] = [
   { title: 'Insider activity (Form 4), one company', path: '/api/v1/finance/insiders?ticker=TSLA', key: SIGNAL,
     note: 'Musk\'s sale of 3,107,623 shares at $191.467 on 2022-11-08 is in `ownership/datamule_paypal/0000899243-22-035394.xml` of the SEC sample the snapshot was built from. ' +
       `With the free key (\`${FREE}\`) the same request returns the same row without \`summary\`.` },
-  { title: 'Institutional holdings (13F), one filer', path: '/api/v1/finance/whales?cik=1619124', key: SIGNAL,
-    note: 'ACTIAM N.V.\'s 13F-HR for 2020-12-31 (`13f/other_filers/0001619124-21-000002.txt` of the SEC sample): its cover page gives tableValueTotal 732158, in thousands of USD.' },
+  { title: 'Institutional holdings (13F), one filer, with its moves since the quarter before', path: '/api/v1/finance/whales?cik=1061165', key: SIGNAL,
+    note: 'Lone Pine Capital\'s 13F-HR for 2026-06-30 against 2026-03-31 (`13f/lone_pine/` of the SEC sample: 34 positions, $16,357,760,275, whole USD). ' +
+      'The sample holds its cover pages and information tables without EDGAR\'s index or header, so the filing is dated by its signature date and says so (`filed_at_source`).' },
   { title: 'Earnings releases (8-K item 2.02)', path: '/api/v1/finance/earnings?ticker=AAPL&limit=1', key: SIGNAL },
-  { title: 'Recent filings', path: '/api/v1/finance/filings?ticker=NVDA&limit=1', key: SIGNAL, readme: true },
+  { title: 'Recent filings: a Form 4 names who filed it on the company', path: '/api/v1/finance/filings?ticker=PLTR&limit=1', key: SIGNAL, readme: true,
+    note: 'EDGAR lists a Form 4 under the issuer and under its reporting owner; the row is the issuer\'s, and `reporting_owners` names who filed it, as the form\'s XML does.' },
+  { title: 'A filing dated by its signature date', path: '/api/v1/finance/filings?ticker=NVDA&limit=1', key: SIGNAL,
+    note: 'The SEC sample holds this Form 4 as a bare XML file, without EDGAR\'s index, header or submissions entry: it is dated by its signature date and says so (`filed_at_source`), and has no `primary_doc_url` since the saved file name need not be EDGAR\'s.' },
   { title: 'Company reports', path: '/api/v1/finance/reports?ticker=AAPL', key: SIGNAL },
   { title: 'Any ticker of a company finds it', path: '/api/v1/finance/reports?ticker=GOOG', key: SIGNAL,
-    note: 'Alphabet trades as GOOGL (class A) and GOOG (class C); both find its rows. Its report comes from its XBRL company facts and ACTIAM\'s 13F.' },
+    note: 'Alphabet trades as GOOGL (class A) and GOOG (class C); both find its rows. Its report comes from its XBRL company facts and the 13F filers that hold it.' },
   { title: 'Your plan, limits and usage (takes no token)', path: '/api/v1/meta', key: SIGNAL },
   { title: 'An error', path: '/api/v1/finance/insiders?limit=0', key: SIGNAL },
 ];

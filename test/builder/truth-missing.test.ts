@@ -9,7 +9,7 @@ import { issuerLookup } from '../../src/facts/issuer-tickers.js';
 import { TickerMap, parseTickerFile } from '../../src/edgar/ticker-files.js';
 import { listen } from '../../src/server.js';
 import { HAND_CHECKED_13F_TICKERS } from '../fixtures/thirteenf-tickers.js';
-import { EMBEDDED_OPTIONS, rawFiles, rawJson, rawText, realBuild, secDataSkip as skip } from '../helpers/real-build.js';
+import { AS_OF_2022, rawFiles, rawJson, rawText, realBuild, secDataSkip as skip } from '../helpers/real-build.js';
 
 const EVERYTHING = Object.freeze({ asOf: '2026-12-31', windowDays: 730, filingsDays: 20_000 });
 const SIGNAL_DEMO_KEY = 'eqf_TGMBlooxG3NRmHZxrwbVrQdZddQ55rhT0BewZu';
@@ -43,7 +43,7 @@ function tickerMapOfRawFiles(): TickerMap {
 }
 
 test(skip ? `tickers against the raw files (${skip})` : 'rows carry every ticker of their company, primary first', { skip }, async () => {
-  const { rows } = await realBuild(EMBEDDED_OPTIONS);
+  const { rows } = await realBuild(AS_OF_2022);
   const tickersOf = rawTickers();
   let checked = 0;
   for (const row of [...rows.insiders, ...rows.earnings, ...rows.filings, ...rows.reports]) {
@@ -58,7 +58,7 @@ test(skip ? `tickers against the raw files (${skip})` : 'rows carry every ticker
 });
 
 test(skip ? `?ticker=GOOG (${skip})` : '?ticker=GOOG finds Alphabet as ?ticker=GOOGL does', { skip }, async (t) => {
-  const build = await realBuild(EMBEDDED_OPTIONS);
+  const build = await realBuild(AS_OF_2022);
   const server = await listen({ port: 0, snapshotsDir: build.root, log: () => {}, watchIntervalMs: 0 });
   t.after(() => server.close());
   const get = async (path: string) => (await request(`${server.url}${path}`, { headers: { 'x-api-key': SIGNAL_DEMO_KEY } })).body.json() as Promise<{ data: { cik: string; ticker: string }[] }>;
@@ -82,7 +82,7 @@ function rawFactsFilings(path: string): Map<string, { form: string; filed: strin
 }
 
 test(skip ? `company facts filings (${skip})` : 'company facts carry filings: Alphabet gets a report with its latest filing and latest 10-K and 10-Q', { skip }, async () => {
-  for (const options of [EMBEDDED_OPTIONS, EVERYTHING]) {
+  for (const options of [AS_OF_2022, EVERYTHING]) {
     const { rows } = await realBuild(options);
     const filings = [...rawFactsFilings('companyfacts/CIK0001652044.json')].filter(([, f]) => f.filed <= options.asOf);
     const latest = (form?: string) => filings.filter(([, f]) => !form || f.form === form)
@@ -103,12 +103,12 @@ test(skip ? `company facts filings (${skip})` : 'company facts carry filings: Al
 });
 
 test(skip ? `reports need a known filing (${skip})` : 'every report has a known filing, and every company with a ticker and a filing has a report', { skip }, async () => {
-  const { rows } = await realBuild(EMBEDDED_OPTIONS);
+  const { rows } = await realBuild(AS_OF_2022);
   const tickersOf = rawTickers();
   // Issuers of Forms 3/4/5 filed by then, by their .header.json: each with a ticker has a report.
   for (const path of rawFiles('ownership/datamule_paypal').filter((p) => p.endsWith('.header.json'))) {
     const submission = rawJson(path).submission;
-    if (submission['FILING-DATE'] > EMBEDDED_OPTIONS.asOf.replace(/-/g, '')) continue;
+    if (submission['FILING-DATE'] > AS_OF_2022.asOf.replace(/-/g, '')) continue;
     const cik = submission.ISSUER[0]['COMPANY-DATA'].CIK;
     if (tickersOf(cik).length === 0) continue;
     const report = rows.reports.find((r) => r.cik === cik);
@@ -163,7 +163,7 @@ function rawHeaderProfile(cik: string, asOf: string): { sic: string | null; stat
 }
 
 test(skip ? `report profiles (${skip})` : 'report profile fields come from the submissions JSON, else from the latest header filed by the as-of date', { skip }, async () => {
-  for (const options of [EMBEDDED_OPTIONS, EVERYTHING]) {
+  for (const options of [AS_OF_2022, EVERYTHING]) {
     const { rows } = await realBuild(options);
     for (const report of rows.reports) {
       const path = `submissions/CIK${report.cik}.json`;
@@ -180,7 +180,7 @@ test(skip ? `report profiles (${skip})` : 'report profile fields come from the s
   // The issue's example: AAR's Form 4 (ownership/complete_submissions/0001127602-25-001055.txt) gives SIC 3720, DE, 0531.
   const aar = (await realBuild(EVERYTHING)).rows.reports.find((r) => r.ticker === 'AIR')!;
   assert.deepEqual([aar.sic, aar.sic_description, aar.state_of_incorporation, aar.fiscal_year_end], ['3720', 'AIRCRAFT & PARTS', 'DE', '0531']);
-  const embedded = (await realBuild(EMBEDDED_OPTIONS)).rows.reports;
+  const embedded = (await realBuild(AS_OF_2022)).rows.reports;
   const withoutSic = embedded.filter((r) => r.sic === null).map((r) => r.ticker);
   // Alphabet (company facts only), Siemens Energy (its submissions JSON has no SIC), Snowflake (a Form 3 without header),
   // and the issuers of bare Forms 4 dated by their signature date (ownership/tlj_intelligence_trade: AMD, Intel, Micron,
@@ -293,7 +293,7 @@ test(skip ? `inputs read but dropped (${skip})` : 'filings are taken from index 
   const buffett = rawJson('submissions/CIK0000315090.json').filings.recent;
   const matches = buffett.accessionNumber.map((a: string, i: number) => [a, buffett.form[i], buffett.reportDate[i], buffett.filingDate[i]]).filter(([, form, date]: string[]) => form === '3' && date === period);
   assert.equal(matches.length, 1);
-  const snow = (await realBuild(EMBEDDED_OPTIONS)).rows.reports.find((r) => r.cik === '0001640147');
+  const snow = (await realBuild(AS_OF_2022)).rows.reports.find((r) => r.cik === '0001640147');
   assert.equal(snow?.latest_filing_at, matches[0][3], 'Snowflake is known by that Form 3');
 
   // What is still skipped, each with its reason; every file of the test set was read.

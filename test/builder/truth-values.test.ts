@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { itemsFromTitles } from '../../src/edgar/form-8k-items.js';
-import { EMBEDDED_OPTIONS, rawFiles, rawJson, rawText, realBuild, secDataSkip as skip } from '../helpers/real-build.js';
+import { AS_OF_2022, rawFiles, rawJson, rawText, realBuild, secDataSkip as skip } from '../helpers/real-build.js';
 import { exactCents, rawTrades } from '../helpers/raw-ownership.js';
 import { easternDigitsToUtc, hoursBehindUtc } from '../helpers/us-eastern.js';
 
@@ -55,7 +55,7 @@ function rawAcceptanceTimes(): { sgml: Map<string, string>; submissions: Map<str
 }
 
 test(skip ? `accepted_at against the raw files (${skip})` : 'accepted_at is the Eastern acceptance time of the SGML header and the submissions JSON, in UTC', { skip }, async () => {
-  const { rows } = await realBuild(EMBEDDED_OPTIONS);
+  const { rows } = await realBuild(AS_OF_2022);
   const { submissions, sgml, clocks } = rawAcceptanceTimes();
   // The issue's example: ownership/complete_submissions/0000320193-22-000061.txt says
   // ACCEPTANCE-DATETIME 20220506183057 (EDT); Apple's submissions JSON writes 2022-05-06T18:30:57.000Z
@@ -80,7 +80,7 @@ test(skip ? `accepted_at against the raw files (${skip})` : 'accepted_at is the 
 });
 
 test(skip ? `insider sums against the raw files (${skip})` : 'insider USD sums are the exact sums of shares × price rounded once to the cent', { skip }, async () => {
-  const { rows } = await realBuild(EMBEDDED_OPTIONS);
+  const { rows } = await realBuild(AS_OF_2022);
   const trades = rawTrades().filter((t) => (t.code === 'P' || t.code === 'S') && t.date >= '2021-01-01' && t.date <= '2022-12-31');
   assert.ok(!trades.some((t) => t.documentType === '4/A'), 'no 4/A replaces anything in this window, so every Form 4 counts');
   const tsla = rows.insiders.find((r) => r.ticker === 'TSLA')!;
@@ -154,8 +154,8 @@ function raw13fFilingDates(): Map<string, { filer: string; filedAt: string }> {
 }
 
 test(skip ? `as-of against the raw files (${skip})` : 'a snapshot as of 2022-12-31 holds nothing filed after 2022-12-31, in every row kind', { skip }, async () => {
-  const { rows, manifest } = await realBuild(EMBEDDED_OPTIONS);
-  const asOf = EMBEDDED_OPTIONS.asOf;
+  const { rows, manifest } = await realBuild(AS_OF_2022);
+  const asOf = AS_OF_2022.asOf;
   assert.ok(manifest.data_through! <= asOf, `data_through ${manifest.data_through}`);
   for (const row of rows.filings) assert.ok(row.filed_at <= asOf, row.accession_no);
   for (const row of rows.earnings) assert.ok(row.filed_at <= asOf, row.accession_no);

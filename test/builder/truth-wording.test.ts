@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildOpenApiDocument } from '../../src/openapi/document.js';
 import { exactCents, rawTrades, type RawTrade } from '../helpers/raw-ownership.js';
-import { EMBEDDED_OPTIONS, rawFiles, rawJson, rawText, realBuild, secDataSkip as skip } from '../helpers/real-build.js';
+import { AS_OF_2022, rawFiles, rawJson, rawText, realBuild, secDataSkip as skip } from '../helpers/real-build.js';
 
 const EVERYTHING = Object.freeze({ asOf: '2026-12-31', windowDays: 730, filingsDays: 20_000 });
 
@@ -42,7 +42,7 @@ const priceInFootnote = (t: RawTrade): boolean => !t.price && t.footnotes.some((
   [...note.matchAll(/\$\s?\d[\d,]*(?:\.\d+)?(?=\s+per\s+(?:share|unit))/gi)].some((m) => !/(?:exercise|conversion) price[^$]{0,30}$/i.test(note.slice(0, m.index))));
 
 test(skip ? `insider wording (${skip})` : 'insider summaries say purchase and sale with the code, never open-market, and count trades without a price', { skip }, async () => {
-  const { rows } = await realBuild(EMBEDDED_OPTIONS);
+  const { rows } = await realBuild(AS_OF_2022);
   const trades = rawTrades().filter((t) => (t.code === 'P' || t.code === 'S') && t.documentType === '4' && t.date >= '2021-01-01' && t.date <= '2022-12-31');
   for (const row of rows.insiders) {
     const own = trades.filter((t) => t.issuerCik === row.cik);
@@ -76,7 +76,7 @@ test(skip ? `insider wording (${skip})` : 'insider summaries say purchase and sa
 });
 
 test(skip ? `price in a footnote (${skip})` : 'a trade whose price cell is empty and whose footnote gives the price is said to have its price in a footnote, in the counts, notable trades and summary', { skip }, async () => {
-  const { rows } = await realBuild(EMBEDDED_OPTIONS);
+  const { rows } = await realBuild(AS_OF_2022);
   const trades = rawTrades().filter((t) => (t.code === 'P' || t.code === 'S') && t.documentType === '4' && t.date >= '2021-01-01' && t.date <= '2022-12-31');
   let inFootnote = 0;
   for (const row of rows.insiders) {

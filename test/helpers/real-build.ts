@@ -60,8 +60,12 @@ export function realBuild(options: Pick<BuildOptions, 'asOf' | 'windowDays' | 'f
   return build;
 }
 
-/** The embedded snapshot's options (package.json `build:snapshot`). */
-export const EMBEDDED_OPTIONS = Object.freeze({ asOf: '2022-12-31', windowDays: 730, filingsDays: 365 });
+/**
+ * A cut inside the sample: as of 2022-12-31 with a 730-day insider window and a 365-day filings window
+ * (the embedded snapshot's options before it was rebuilt as of the sample's latest date), so that
+ * later filings are left out and the as-of rules are tested.
+ */
+export const AS_OF_2022 = Object.freeze({ asOf: '2022-12-31', windowDays: 730, filingsDays: 365 });
 
 /** Reads a file of the test set as text. */
 export const rawText = (path: string): string => readFileSync(join(SEC_DATA, path), 'utf8');
