@@ -6,10 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HAND_CHECKED_13F_TICKERS } from '../fixtures/thirteenf-tickers.js';
-import { rawFiles, rawJson, rawText, realBuild, secDataSkip as skip } from '../helpers/real-build.js';
+import { AS_OF_2022, rawFiles, rawJson, rawText, realBuild, secDataSkip as skip } from '../helpers/real-build.js';
 
 const EVERYTHING = Object.freeze({ asOf: '2026-12-31', windowDays: 730, filingsDays: 20_000 });
-const EMBEDDED = Object.freeze({ asOf: '2022-12-31', windowDays: 730, filingsDays: 365 });
 
 /** Every SIC title the raw files give, by code: submissions JSON, SGML headers (`TITLE [code]`) and `-index.htm` company blocks. */
 function rawSicTitles(): Map<string, Set<string>> {
@@ -34,7 +33,7 @@ function rawSicTitles(): Map<string, Set<string>> {
 
 test(skip ? `SIC descriptions (${skip})` : 'a report\'s sic_description is the SIC title alone, as EDGAR gives it for the code', { skip }, async () => {
   const titles = rawSicTitles();
-  for (const options of [EMBEDDED, EVERYTHING]) {
+  for (const options of [AS_OF_2022, EVERYTHING]) {
     const { rows } = await realBuild(options);
     let checked = 0;
     for (const report of rows.reports) {
