@@ -1,7 +1,7 @@
 /**
  * The shape of every row kind (decisions §6), as JSON Schema. The snapshot reader checks each
  * row against these, the builder verifies its output with them and the OpenAPI document
- * publishes them. The TypeScript types in `types.ts` describe the same shapes.
+ * publishes them, and the TypeScript types in `types.ts` are derived from them (`Static<typeof INSIDER_ROW>`).
  */
 import { TICKER_PATTERN } from '../identifiers.js';
 import {
