@@ -4,6 +4,7 @@
  * OpenAPI document; nothing else lists paths.
  */
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE_OF_ANY_PLAN } from './plans.js';
+import { CIK_LENGTH, CIK_QUERY_MAX_LENGTH, CIK_QUERY_PATTERN, TICKER_MAX_LENGTH, TICKER_QUERY_PATTERN } from './identifiers.js';
 import type { RowKind } from './rows/schemas.js';
 import type { Schema } from './rows/schema.js';
 import { CURSOR_MAX_LENGTH, encodeCursor } from './http/cursor.js';
@@ -41,16 +42,16 @@ export const PARAMS: Readonly<Record<ParamName, ParamSpec>> = Object.freeze({
   },
   ticker: {
     name: 'ticker',
-    description: 'Restricts rows to one ticker. 1-12 characters of A-Z a-z 0-9 . - /; case-insensitive; "." and "/" are read as "-" ' +
+    description: `Restricts rows to one ticker. 1-${TICKER_MAX_LENGTH} characters of A-Z a-z 0-9 . - /; case-insensitive; "." and "/" are read as "-" ` +
       '(brk.b is BRK-B, as EDGAR writes it). An unknown ticker gives 200 with count 0.',
-    schema: { type: 'string', minLength: 1, maxLength: 12, pattern: '^[A-Za-z0-9./-]{1,12}$', examples: ['AAPL', 'brk.b'] },
+    schema: { type: 'string', minLength: 1, maxLength: TICKER_MAX_LENGTH, pattern: TICKER_QUERY_PATTERN, examples: ['AAPL', 'brk.b'] },
     filterField: 'ticker',
   },
   cik: {
     name: 'cik',
-    description: 'Restricts rows to one 13F filer by SEC CIK: 1-20 digits, leading zeros ignored; rows show it zero-padded to 10 digits. ' +
+    description: `Restricts rows to one 13F filer by SEC CIK: 1-${CIK_QUERY_MAX_LENGTH} digits, leading zeros ignored; rows show it zero-padded to ${CIK_LENGTH} digits. ` +
       'An unknown CIK gives 200 with count 0.',
-    schema: { type: 'string', minLength: 1, maxLength: 20, pattern: '^[0-9]{1,20}$', examples: ['1045810', '0001045810'] },
+    schema: { type: 'string', minLength: 1, maxLength: CIK_QUERY_MAX_LENGTH, pattern: CIK_QUERY_PATTERN, examples: ['1045810', '0001045810'] },
     filterField: 'cik',
   },
   cursor: {

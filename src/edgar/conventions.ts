@@ -7,18 +7,9 @@
 const ARCHIVES = 'https://www.sec.gov/Archives/edgar/data';
 const ACCESSION = /^(\d{10})-?(\d{2})-?(\d{6})$/;
 
-/**
- * A CIK zero-padded to 10 digits, as data.sec.gov writes it.
- *
- * @param cik - digits, with or without leading zeros, or a number.
- * @returns the padded CIK, or undefined when `cik` is not 1–10 digits.
- */
-export function padCik(cik: string | number | undefined): string | undefined {
-  if (cik === undefined) return undefined;
-  const digits = String(cik).trim();
-  if (!/^\d{1,10}$/.test(digits)) return undefined;
-  return digits.padStart(10, '0');
-}
+// How a CIK is padded and a ticker written are stated once, with the row schemas' patterns; the
+// EDGAR readers take them from here with EDGAR's other conventions.
+export { normaliseTicker, padCik } from '../identifiers.js';
 
 /** A CIK without its leading zeros, as in Archives paths (`0001318605` → `1318605`). */
 export const bareCik = (cik: string): string => String(Number(cik));
@@ -65,17 +56,6 @@ export function documentUrl(cik: string, accessionNo: string, document: string):
  */
 export function indexUrl(cik: string, accessionNo: string): string {
   return documentUrl(cik, accessionNo, `${accessionNo}-index.htm`);
-}
-
-/**
- * A ticker in EDGAR's form: upper case, class suffix after `-` (`brk.b`, `BRK/B` → `BRK-B`).
- *
- * @returns the ticker, or undefined when it does not fit `^[A-Z0-9-]{1,12}$`.
- */
-export function normaliseTicker(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  const ticker = value.trim().toUpperCase().replace(/[./]/g, '-');
-  return /^[A-Z0-9-]{1,12}$/.test(ticker) ? ticker : undefined;
 }
 
 /**

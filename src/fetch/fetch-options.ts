@@ -2,7 +2,7 @@
  * Options of a fetch run: all defaults in one commented object, each field checked once with a
  * message naming it, then frozen.
  */
-import { normaliseTicker, padCik } from '../edgar/conventions.js';
+import { normaliseTicker, padCik } from '../identifiers.js';
 import type { ClientEvent } from './edgar-client.js';
 import { realSleep, type Sleep } from './rate-gate.js';
 

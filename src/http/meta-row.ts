@@ -6,6 +6,7 @@ import type { Plan } from '../plans.js';
 import type { KeyRecord } from '../keys/keys-file.js';
 import type { LimitDecision, BucketView } from '../guard/limiter.js';
 import type { SnapshotManifest } from '../data/snapshot-format.js';
+import type { MetaRow } from '../rows/types.js';
 
 /**
  * Builds the meta row.
@@ -15,7 +16,7 @@ import type { SnapshotManifest } from '../data/snapshot-format.js';
  * @param usage - a limiter `peek` for the key.
  * @param snapshot - the manifest of the snapshot being served.
  */
-export function metaRow(key: KeyRecord, plan: Plan, usage: LimitDecision, snapshot: SnapshotManifest): Record<string, unknown> {
+export function metaRow(key: KeyRecord, plan: Plan, usage: LimitDecision, snapshot: SnapshotManifest): MetaRow {
   return {
     type: 'meta',
     key_id: key.id,
@@ -30,6 +31,6 @@ export function metaRow(key: KeyRecord, plan: Plan, usage: LimitDecision, snapsh
   };
 }
 
-function bucketUsage(view: BucketView): Record<string, number> {
+function bucketUsage(view: BucketView): MetaRow['usage']['minute'] {
   return { limit: view.limit, remaining: view.remaining, used: view.limit - view.remaining, reset_seconds: view.resetSeconds };
 }

@@ -5,6 +5,7 @@
  */
 import { ApiError } from '../errors.js';
 import { DEFAULT_PAGE_SIZE } from '../plans.js';
+import { CIK_QUERY_MAX_LENGTH, CIK_QUERY_PATTERN, edgarTicker, padCikDigits, TICKER_MAX_LENGTH, TICKER_QUERY_PATTERN } from '../identifiers.js';
 import type { ParamName, Route } from '../routes.js';
 import { quoteInput, type KeyRecogniser } from './quote.js';
 
@@ -25,12 +26,9 @@ export interface ListQuery {
 /** Query names that carry API keys in other APIs; any case (decisions §1: 401, headers only). */
 const KEY_PARAM_NAMES = new Set(['api_key', 'apikey', 'key', 'token', 'access_token']);
 
-/** Longest ticker accepted. */
-const TICKER_MAX_LENGTH = 12;
-
 const DIGITS = /^[0-9]+$/;
-const TICKER = new RegExp(`^[A-Za-z0-9./-]{1,${TICKER_MAX_LENGTH}}$`);
-const CIK = /^[0-9]{1,20}$/;
+const TICKER = new RegExp(TICKER_QUERY_PATTERN);
+const CIK = new RegExp(CIK_QUERY_PATTERN);
 
 /** A query string split into pairs. */
 export interface SplitQuery {
@@ -182,7 +180,7 @@ export function quickListQuery(url: string, start: number, route: Route): ListQu
         if (length === 0 || length > TICKER_MAX_LENGTH) return undefined;
         for (let i = from; i < next; i++) {
           const c = url.charCodeAt(i);
-          // Upper-case letters, digits and `-` only: the form normaliseTicker returns unchanged.
+          // Upper-case letters, digits and `-` only (TICKER_PATTERN): the form normaliseTicker returns unchanged.
           if (!((c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x2d)) return undefined;
         }
         key = url.slice(from, next);
@@ -214,9 +212,8 @@ export function parseLimit(value: string, isKey?: KeyRecogniser): number {
  * @throws ApiError invalid_parameter otherwise.
  */
 export function normaliseTicker(value: string, isKey?: KeyRecogniser): string {
-  if (!TICKER.test(value)) throw invalid(`ticker must be 1-12 characters of A-Z a-z 0-9 . - /, got ${quoteInput(value, isKey)}`);
-  const upper = value.toUpperCase();
-  return upper.indexOf('.') === -1 && upper.indexOf('/') === -1 ? upper : upper.replace(/[./]/g, '-');
+  if (!TICKER.test(value)) throw invalid(`ticker must be 1-${TICKER_MAX_LENGTH} characters of A-Z a-z 0-9 . - /, got ${quoteInput(value, isKey)}`);
+  return edgarTicker(value);
 }
 
 /**
@@ -226,9 +223,8 @@ export function normaliseTicker(value: string, isKey?: KeyRecogniser): string {
  * @throws ApiError invalid_parameter otherwise.
  */
 export function normaliseCik(value: string, isKey?: KeyRecogniser): string {
-  if (!CIK.test(value)) throw invalid(`cik must be 1-20 digits, got ${quoteInput(value, isKey)}`);
-  const significant = value.replace(/^0+/, '');
-  return significant.padStart(10, '0');
+  if (!CIK.test(value)) throw invalid(`cik must be 1-${CIK_QUERY_MAX_LENGTH} digits, got ${quoteInput(value, isKey)}`);
+  return padCikDigits(value);
 }
 
 function invalid(detail: string): ApiError {

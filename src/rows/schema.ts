@@ -5,6 +5,7 @@
  * so the two cannot drift. The server has no runtime dependencies, hence a validator of our own
  * for this closed subset (tests check it against ajv on the same schemas).
  */
+import { CIK_PATTERN } from '../identifiers.js';
 
 /** JSON Schema type names used here (RFC draft-bhutton-json-schema-validation-01 §6.1.1). */
 export type SchemaType = 'string' | 'integer' | 'number' | 'boolean' | 'null' | 'array' | 'object';
@@ -30,44 +31,73 @@ export interface Schema {
   default?: unknown;
 }
 
+declare const STATIC: unique symbol;
+
+/**
+ * A schema that also carries, for the type checker only, the type of the JSON values it
+ * accepts (as TypeBox's `TSchema`): `Static<typeof S>` names that type, so a row's TypeScript
+ * type is derived from its schema and never written twice. The marker exists in types only; at
+ * run time a `TypedSchema` is a plain {@link Schema} object.
+ */
+export interface TypedSchema<T> extends Schema {
+  readonly [STATIC]?: T;
+}
+
+/** The type of the values that a schema built with these helpers accepts (TypeBox's `Static`). */
+export type Static<S extends Schema> = S extends TypedSchema<infer T> ? T : unknown;
+
+/** Required properties as they are, optional ones (those named in `O`) with `?:`. */
+type ObjectStatic<P extends Record<string, Schema>, O extends PropertyKey> = Flatten<
+  { -readonly [K in Exclude<keyof P, O>]: Static<P[K]> } & { -readonly [K in Extract<keyof P, O>]?: Static<P[K]> }
+>;
+/** One object type instead of an intersection, so that editors and messages show its fields. */
+type Flatten<T> = { [K in keyof T]: T[K] } & {};
+
 /** A string; `extra` adds keywords such as `pattern`. */
-export const str = (description?: string, extra: Schema = {}): Schema => ({ type: 'string', ...withDescription(description), ...extra });
+export const str = (description?: string, extra: Schema = {}): TypedSchema<string> => ({ type: 'string', ...withDescription(description), ...extra });
 /** A calendar date `YYYY-MM-DD` (RFC 3339 full-date). */
-export const date = (description?: string): Schema => ({ type: 'string', format: 'date', pattern: DATE_PATTERN, ...withDescription(description) });
+export const date = (description?: string): TypedSchema<string> => ({ type: 'string', format: 'date', pattern: DATE_PATTERN, ...withDescription(description) });
 /** An instant, RFC 3339 date-time in UTC. */
-export const dateTime = (description?: string): Schema => ({ type: 'string', format: 'date-time', ...withDescription(description) });
+export const dateTime = (description?: string): TypedSchema<string> => ({ type: 'string', format: 'date-time', ...withDescription(description) });
 /** A whole number, at least 0 unless `minimum` says otherwise. */
-export const int = (description?: string, minimum = 0): Schema => ({ type: 'integer', minimum, ...withDescription(description) });
+export const int = (description?: string, minimum = 0): TypedSchema<number> => ({ type: 'integer', minimum, ...withDescription(description) });
 /** Any finite number. */
-export const num = (description?: string, extra: Schema = {}): Schema => ({ type: 'number', ...withDescription(description), ...extra });
+export const num = (description?: string, extra: Schema = {}): TypedSchema<number> => ({ type: 'number', ...withDescription(description), ...extra });
 /** A boolean. */
-export const bool = (description?: string): Schema => ({ type: 'boolean', ...withDescription(description) });
-/** A CIK as EDGAR writes it in URLs of data.sec.gov: exactly 10 digits, zero-padded. */
-export const cik = (description = 'SEC Central Index Key, zero-padded to 10 digits'): Schema => ({ type: 'string', pattern: '^[0-9]{10}$', description });
+export const bool = (description?: string): TypedSchema<boolean> => ({ type: 'boolean', ...withDescription(description) });
+/** A CIK as EDGAR writes it in URLs of data.sec.gov: exactly 10 digits, zero-padded ({@link CIK_PATTERN}). */
+export const cik = (description = 'SEC Central Index Key, zero-padded to 10 digits'): TypedSchema<string> => ({ type: 'string', pattern: CIK_PATTERN, description });
 /** An accession number, `##########-##-######` (EDGAR Filer Manual, Vol. II §3.1). */
-export const accessionNo = (description = 'EDGAR accession number'): Schema => ({ type: 'string', pattern: '^[0-9]{10}-[0-9]{2}-[0-9]{6}$', description });
-/** One of the listed values. */
-export const oneOf = (values: readonly (string | null)[], description?: string): Schema => ({ enum: values, ...withDescription(description) });
+export const accessionNo = (description = 'EDGAR accession number'): TypedSchema<string> => ({ type: 'string', pattern: '^[0-9]{10}-[0-9]{2}-[0-9]{6}$', description });
+/** Exactly this value (JSON Schema `const`), such as a row's `type`. */
+export const literal = <const V extends string>(value: V): TypedSchema<V> => ({ const: value });
+/** One of the listed values; the type is the union of them. */
+export const oneOf = <const V extends readonly (string | null)[]>(values: V, description?: string): TypedSchema<V[number]> =>
+  ({ enum: values, ...withDescription(description) });
 /** The schema, or JSON null. */
-export function nullable(schema: Schema): Schema {
+export function nullable<T>(schema: TypedSchema<T>): TypedSchema<T | null> {
   if (schema.enum) return { ...schema, enum: schema.enum.includes(null) ? schema.enum : [...schema.enum, null] };
   if (schema.type === undefined) throw new Error('nullable() needs a schema with a type or an enum');
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
   return { ...schema, type: [...types, 'null'] };
 }
 /** An array of `items`, at most `maxItems` long when given. */
-export const arr = (items: Schema, description?: string, maxItems?: number): Schema => ({
+export const arr = <T>(items: TypedSchema<T>, description?: string, maxItems?: number): TypedSchema<T[]> => ({
   type: 'array', items, ...(maxItems === undefined ? {} : { maxItems }), ...withDescription(description),
 });
 /**
  * An object. Every property is required unless listed in `optional`; other properties are
- * allowed (service spec: "each row is an object with additional properties allowed").
+ * allowed (service spec: "each row is an object with additional properties allowed"). Its type
+ * has each property of `properties`, those listed in `optional` with `?:`.
  */
-export function obj(properties: Record<string, Schema>, optional: readonly string[] = [], description?: string): Schema {
+export function obj<P extends Record<string, Schema>, const O extends readonly (keyof P & string)[] = []>(
+  properties: P, optional?: O, description?: string,
+): TypedSchema<ObjectStatic<P, O[number]>> {
+  const optionalNames: readonly string[] = optional ?? [];
   return {
     type: 'object',
     properties,
-    required: Object.keys(properties).filter((name) => !optional.includes(name)),
+    required: Object.keys(properties).filter((name) => !optionalNames.includes(name)),
     ...withDescription(description),
   };
 }

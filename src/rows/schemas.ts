@@ -1,16 +1,17 @@
 /**
  * The shape of every row kind (decisions §6), as JSON Schema. The snapshot reader checks each
  * row against these, the builder verifies its output with them and the OpenAPI document
- * publishes them. The TypeScript types in `types.ts` describe the same shapes.
+ * publishes them, and the TypeScript types in `types.ts` are derived from them (`Static<typeof INSIDER_ROW>`).
  */
+import { TICKER_PATTERN } from '../identifiers.js';
 import {
-  accessionNo, arr, bool, cik, date, dateTime, int, nullable, num, obj, oneOf, str, type Schema,
+  accessionNo, arr, bool, cik, date, dateTime, int, literal, nullable, num, obj, oneOf, str, type Schema, type TypedSchema,
 } from './schema.js';
 
 /** Ticker as EDGAR writes it (company_tickers.json): upper case, class suffix after `-`. */
-const ticker = (description = 'ticker symbol, upper case, class suffix after "-" as EDGAR writes it (BRK-B)'): Schema =>
-  str(description, { pattern: '^[A-Z0-9-]{1,12}$' });
-const usd = (description: string): Schema => num(`${description}, in USD`);
+const ticker = (description = 'ticker symbol, upper case, class suffix after "-" as EDGAR writes it (BRK-B)'): TypedSchema<string> =>
+  str(description, { pattern: TICKER_PATTERN });
+const usd = (description: string): TypedSchema<number> => num(`${description}, in USD`);
 /** decisions §6 "Tickers". Optional in the schema so that snapshots built before it still load; every build writes it. */
 const tickers = arr(ticker(), 'every ticker the company trades under (company_tickers files and the submissions JSON), primary first; ' +
   '`ticker` is the first. `?ticker=` finds the row by any of them (GOOG and GOOGL both find Alphabet)');
@@ -48,8 +49,8 @@ const clusterRule = obj({
 }, [], 'the rule behind cluster_buying');
 
 /** Insider row: Form 4 open-market activity of one company in the window. */
-export const INSIDER_ROW: Schema = obj({
-  type: { const: 'insider' },
+export const INSIDER_ROW = obj({
+  type: literal('insider'),
   ticker: ticker(),
   tickers,
   cik: cik('issuer CIK'),
@@ -98,8 +99,8 @@ const holding = obj({
 }, [], 'one position of the information table');
 
 /** Whale row: one 13F-HR filer's latest period. */
-export const WHALE_ROW: Schema = obj({
-  type: { const: 'whale' },
+export const WHALE_ROW = obj({
+  type: literal('whale'),
   cik: cik('filer CIK'),
   filer: str('filing manager name'),
   period_of_report: date('calendar quarter end the report covers'),
@@ -130,8 +131,8 @@ const figures = obj({
 const fiscalPeriod = oneOf(['Q1', 'Q2', 'Q3', 'Q4', 'FY', null], 'fiscal period the release reports');
 
 /** Earnings row: an 8-K or 8-K/A with item 2.02. */
-export const EARNINGS_ROW: Schema = obj({
-  type: { const: 'earnings' },
+export const EARNINGS_ROW = obj({
+  type: literal('earnings'),
   ticker: ticker(),
   tickers,
   cik: cik('issuer CIK'),
@@ -148,8 +149,8 @@ export const EARNINGS_ROW: Schema = obj({
   'figures from XBRL company facts filed by then (the latest 10-Q or 10-K period that ended at most 100 days before the release), null where none');
 
 /** Filing row: one EDGAR filing. */
-export const FILING_ROW: Schema = obj({
-  type: { const: 'filing' },
+export const FILING_ROW = obj({
+  type: literal('filing'),
   ticker: nullable(ticker('ticker of the company, or null where it has none')),
   tickers: arr(ticker(), 'every ticker of the company, primary first; [] where it has none. `?ticker=` finds the row by any of them'),
   cik: cik('CIK of the company EDGAR lists the filing under: its filer, or, for a Form 3/4/5, 144 or Schedule 13D/G, the ' +
@@ -175,8 +176,8 @@ export const FILING_ROW: Schema = obj({
 }, ['summary', 'tickers', 'filed_at_source', 'reporting_owners'], 'a filing on EDGAR');
 
 /** Report row: a per-company factual profile combining the other kinds. */
-export const REPORT_ROW: Schema = obj({
-  type: { const: 'report' },
+export const REPORT_ROW = obj({
+  type: literal('report'),
   ticker: ticker(),
   tickers,
   cik: cik('company CIK'),
@@ -216,8 +217,8 @@ export const REPORT_ROW: Schema = obj({
   'else from the latest filing header; institutional sums each 13F filer\'s holdings of any of the company\'s share classes');
 
 /** Meta row: the calling key's plan, limits and usage (not stored in snapshots). */
-export const META_ROW: Schema = obj({
-  type: { const: 'meta' },
+export const META_ROW = obj({
+  type: literal('meta'),
   key_id: str('id of the calling key (never the key itself)'),
   account: str('account the key belongs to'),
   plan: str('plan id'),

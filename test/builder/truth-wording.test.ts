@@ -207,7 +207,7 @@ test(skip ? `institutional periods (${skip})` : 'a report\'s institutional holdi
   }
   assert.ok(expected.size >= 3, 'the test set\'s holders of Apple report different periods');
   const aapl = rows.reports.find((r) => r.ticker === 'AAPL')!;
-  const periods = aapl.institutional!.periods;
+  const periods = aapl.institutional!.periods ?? assert.fail('every build writes institutional.periods');
   assert.deepEqual(periods.map((p) => [p.period_of_report, p.n_filers]), [...expected].sort((a, b) => (a[0] < b[0] ? 1 : -1)));
   for (const p of periods) {
     const filers = aapl.institutional!.top_filers.filter((f) => f.period_of_report === p.period_of_report);
