@@ -24,7 +24,8 @@ const EXTRA_KEYS: KeyRecord[] = [{ id: 'k_free2', sha256: hashKey(SECOND_FREE), 
  * was full (or held `capacity` tokens) when the burst began: exactly `capacity` answers 200 plus
  * the whole tokens that refilled while the burst ran (none when it ran shorter than one token's
  * time), and every other answer 429 with `code` and a `Retry-After` equal to the wait for the
- * next token at that moment: at most one token's time, at least that minus the burst's duration.
+ * next token at that moment: at most one token's time, at least that minus the burst's duration;
+ * or 503 `service_busy` from a breaker that the burst's load opened, which takes no token.
  */
 function assertExact(answers: readonly BurstAnswer[], sentAt: number, capacity: number, perTokenS: number, code: string): void {
   const statuses = new Map<number, number>();
@@ -32,8 +33,12 @@ function assertExact(answers: readonly BurstAnswer[], sentAt: number, capacity: 
   const ok = statuses.get(200) ?? 0;
   const elapsedS = (Math.max(...answers.map((a) => a.at)) - sentAt) / 1000;
   const refilled = Math.floor(elapsedS / perTokenS);
-  assert.deepEqual([...statuses.keys()].sort(), [200, 429], `only 200 and 429: ${JSON.stringify([...statuses])}`);
-  assert.ok(ok >= capacity && ok <= capacity + refilled, `${ok} answered 200; expected ${capacity}${refilled ? ` to ${capacity + refilled} (${refilled} refilled in ${elapsedS.toFixed(2)} s)` : ''}`);
+  // A burst of 1,000 on a busy machine may open a process's breaker (event-loop delay): its 503
+  // service_busy takes no token, so the count of 200s stays exact; nothing else may answer.
+  assert.deepEqual([...statuses.keys()].filter((status) => status !== 503).sort(), [200, 429], `only 200, 429 and the breaker's 503: ${JSON.stringify([...statuses])}`);
+  for (const answer of answers.filter((a) => a.status === 503)) assert.equal(answer.error, 'service_busy');
+  const reached = answers.length - (statuses.get(503) ?? 0);
+  assert.ok(ok >= Math.min(capacity, reached) && ok <= capacity + refilled, `${ok} answered 200; expected ${capacity}${refilled ? ` to ${capacity + refilled} (${refilled} refilled in ${elapsedS.toFixed(2)} s)` : ''}`);
   for (const answer of answers.filter((a) => a.status === 429)) {
     assert.equal(answer.error, code);
     assert.ok(answer.retryAfter !== undefined && answer.retryAfter <= Math.ceil(perTokenS) && answer.retryAfter >= Math.max(1, Math.floor(perTokenS - elapsedS - 1)),
