@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { Limiter, type LimitDecision } from '../../src/guard/limiter.js';
+import { Limiter } from '../../src/guard/limiter.js';
+import type { LimitDecision } from '../../src/guard/limiter-store.js';
 import { PLANS, type Plan } from '../../src/plans.js';
 
 /** A plan with these limits; the rest of the row does not matter to the limiter. */
