@@ -9,8 +9,8 @@
 import type { Worker } from 'node:cluster';
 import { ApiError } from '../errors.js';
 import { findPlan, type Plan } from '../plans.js';
-import type { Limiter, LimitDecision } from './limiter.js';
-import type { LimiterStore, LimiterStoreState } from './limiter-store.js';
+import type { Limiter } from './limiter.js';
+import type { LimitDecision, LimiterStore, LimiterStoreState } from './limiter-store.js';
 
 /** One question: [id, key id, plan id, take (1) or peek (0)]. */
 type Question = [id: number, keyId: string, planId: string, take: 0 | 1];

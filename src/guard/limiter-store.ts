@@ -1,12 +1,20 @@
 /**
- * The one contract of every place a key's token buckets can live (decisions §3, §11): this
- * process's memory ({@link Limiter}), the cluster primary (`ipc-store.ts`) or Redis
- * (`redis-store.ts`). The request pipeline holds a {@link LimiterStore} and never knows which.
+ * The one contract of every place a key's token buckets can live: this process's memory
+ * (`limiter.ts`), the cluster primary (`ipc-store.ts`) or Redis (`redis-store.ts`). The request
+ * pipeline holds a {@link LimiterStore} and never knows which; `open-limits.ts` chooses.
+ *
+ * This file holds the interface and its types alone: the stores import it, it imports no store.
+ *
+ * The rule every store keeps (the plan table's limits, per key): each key has two token buckets.
+ * The minute bucket holds at most the plan's per-minute limit and refills continuously at
+ * limit/60 tokens per second; the day bucket holds at most the per-day limit and refills at
+ * limit/86400 per second. A key never seen before has both buckets full. A request passes when
+ * both buckets hold a whole token and takes one from each; a refused request (429) takes none.
+ * A look ({@link LimiterStore.peek}, the meta row) takes none either. The suite
+ * `test/guard/limiter-store-contract.ts` runs every store through the same cases.
  */
 import type { Plan } from '../plans.js';
-import type { Limiter, LimitDecision } from './limiter.js';
-import { openRedisStore, type RedisFallback } from './redis-store.js';
-import type { LogSink } from '../ops/logger.js';
+import type { BucketFigures } from './token-bucket.js';
 
 /**
  * A decision now or later. The in-process store answers synchronously, so the pipeline stays
@@ -14,6 +22,33 @@ import type { LogSink } from '../ops/logger.js';
  * ask another process answer with a promise, and the pipeline continues where it left off.
  */
 export type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * One bucket as a client sees it: the figures of the `X-RateLimit-*` and `RateLimit` fields and of
+ * the meta row's `usage` (`limit` and `remaining` in requests, the others in whole seconds).
+ */
+export type BucketView = BucketFigures;
+
+/** A store's answer for one request ({@link LimiterStore.take}) or one look ({@link LimiterStore.peek}). */
+export interface LimitDecision {
+  /** Whether both buckets held a whole token (for a look: whether a request would pass now). */
+  allowed: boolean;
+  /**
+   * Set when `!allowed`: `rate_limited_day` when the day bucket holds no whole token (also when
+   * neither bucket does: the longer wait is the one to report), else `rate_limited_minute`.
+   */
+  code?: 'rate_limited_minute' | 'rate_limited_day';
+  /**
+   * Set when `!allowed`: whole seconds, rounded up and at least 1, until the empty bucket (the
+   * day one when both are) holds one token; the `Retry-After` value (RFC 9110 §10.2.3
+   * delay-seconds).
+   */
+  retryAfterSeconds?: number;
+  /** The minute bucket after this request (before it when refused or only looked at). */
+  minute: BucketView;
+  /** The day bucket after this request (before it when refused or only looked at). */
+  day: BucketView;
+}
 
 /** Where a store's buckets are, as `/readyz` and the metrics show it. */
 export interface LimiterStoreState {
@@ -32,84 +67,36 @@ export interface LimiterStoreState {
 }
 
 /**
- * Per-key minute and day token buckets, wherever they live (decisions §3 semantics for all).
+ * Per-key minute and day token buckets, wherever they live (the rule in this module's comment).
  *
  * A store may reject a call with an `ApiError` (`service_busy`, `Retry-After: 1`) when it cannot
- * decide and its policy says so (decisions §11, `--redis-fallback closed`); it never rejects with
- * anything else, so the pipeline never answers 500 for a store.
+ * decide and its policy says so (`--redis-fallback closed` while Redis is away, or a cluster
+ * primary that is gone); it never rejects with anything else, so the pipeline never answers 500
+ * for a store.
  */
 export interface LimiterStore {
   /**
    * Takes one token from both of a key's buckets when both hold one; a refused request takes
-   * none (decisions §1: a 429 consumes no token).
+   * none (a 429 consumes no token).
    *
-   * @param keyId - id of a known key (looked up before the limiter is asked).
-   * @param plan - the key's current plan; its `perMinute` and `perDay` are the capacities.
+   * @param keyId - id of a known key (looked up before the limiter is asked); buckets of keys
+   *   that are unknown never exist.
+   * @param plan - the key's current plan; its `perMinute` and `perDay` are the capacities. When
+   *   a key's plan changes, its tokens are kept (never reset) and clamped to the new capacities.
+   * @returns the decision, with the buckets as they are after this request.
    */
   take(keyId: string, plan: Plan): MaybePromise<LimitDecision>;
   /**
-   * Reports a key's buckets without taking a token (GET /api/v1/meta, decisions §3).
+   * Reports a key's buckets without taking a token (GET /api/v1/meta reports usage without
+   * spending it). A look writes nothing: a key only looked at gets no buckets.
    *
    * @param keyId - id of a known key.
    * @param plan - the key's current plan.
+   * @returns what {@link take} would decide now, without its token.
    */
   peek(keyId: string, plan: Plan): MaybePromise<LimitDecision>;
   /** Where the buckets are now (read per `/readyz` and per metrics scrape, never per request). */
   state(): LimiterStoreState;
   /** Releases timers and connections; the store may not be used afterwards. */
   close(): Promise<void>;
-}
-
-/**
- * A store that is still being opened (a Redis client is loaded and connected asynchronously):
- * calls wait for it, then go to it. Requests that arrive before it is open are the only ones
- * that pay for the wait.
- *
- * @param opening - resolves with the store; when it rejects, calls reject with its error
- *   (the handler's `ready` rejects with it too, so a server never listens with such a store).
- * @param placeholder - the state to report until it is open.
- */
-export function openingStore(opening: Promise<LimiterStore>, placeholder: LimiterStoreState): LimiterStore {
-  let opened: LimiterStore | undefined;
-  void opening.then((store) => { opened = store; }, () => {});
-  return {
-    take: (keyId, plan) => opened ? opened.take(keyId, plan) : opening.then((store) => store.take(keyId, plan)),
-    peek: (keyId, plan) => opened ? opened.peek(keyId, plan) : opening.then((store) => store.peek(keyId, plan)),
-    state: () => opened?.state() ?? placeholder,
-    close: () => opening.then((store) => store.close(), () => {}),
-  };
-}
-
-/** The options that decide where buckets live (see `HandlerOptions`). */
-export interface LimitsOptions {
-  readonly redisUrl: string | undefined;
-  readonly redisTimeoutMs: number;
-  readonly redisFallback: RedisFallback;
-  readonly redisFallbackShare: number;
-  readonly limiterStore: LimiterStore | undefined;
-}
-
-/**
- * The one place that decides where a handler's buckets live (decisions §11): Redis when
- * `redisUrl` is given (opened asynchronously; `opening` settles when it is open, and rejects
- * when `@redis/client` is missing), else the given store (a cluster worker's), else `local`.
- *
- * @param local - this process's own buckets (also Redis's `local` fallback).
- * @param log - receives the Redis store's switch lines.
- */
-export function openLimits(options: LimitsOptions, local: Limiter, log: LogSink): { limits: LimiterStore; opening: Promise<unknown> | undefined } {
-  if (options.redisUrl === undefined) return { limits: options.limiterStore ?? local, opening: undefined };
-  const opening = openRedisStore({
-    url: options.redisUrl, timeoutMs: options.redisTimeoutMs, fallback: options.redisFallback, fallbackShare: options.redisFallbackShare, local, log,
-  });
-  return { limits: openingStore(opening, { store: 'redis', mode: 'unavailable' }), opening };
-}
-
-/**
- * The `/readyz` detail of where the buckets are: `{"store":"redis","mode":"fallback_local"}`;
- * `mode` is `shared`, `fallback_local` (Redis away, this process's buckets answer) or
- * `unavailable` (Redis away, 503 under `--redis-fallback closed`).
- */
-export function limitsDetail(state: LimiterStoreState): string {
-  return JSON.stringify({ store: state.store, mode: state.mode });
 }

@@ -5,40 +5,10 @@
  */
 
 import type { Plan } from '../plans.js';
-import type { LimiterStore, LimiterStoreState } from './limiter-store.js';
+import { limitDecision } from './limit-decision.js';
+import type { LimitDecision, LimiterStore, LimiterStoreState } from './limiter-store.js';
 import { BucketSlots, DAY_TOKENS, FULL_AT_MS, MINUTE_TOKENS, SLOT_FIELDS, UPDATED_AT_MS } from './bucket-slots.js';
-import {
-  DAY_WINDOW_MS,
-  MINUTE_WINDOW_MS,
-  bucketFigures,
-  msUntilFull,
-  refill,
-  secondsUntil,
-  type BucketFigures,
-} from './token-bucket.js';
-
-/** One bucket as a client sees it (the `X-RateLimit-*` and `RateLimit` figures). */
-export type BucketView = BucketFigures;
-
-/** The limiter's answer for one request (or one look, for {@link Limiter.peek}). */
-export interface LimitDecision {
-  /** Whether both buckets held a whole token. */
-  allowed: boolean;
-  /**
-   * Set when `!allowed`: `rate_limited_day` when the day bucket is empty (also when both are),
-   * else `rate_limited_minute` (decisions §2).
-   */
-  code?: 'rate_limited_minute' | 'rate_limited_day';
-  /**
-   * Set when `!allowed`: whole seconds (ceil, min 1) until the empty bucket (the day one when
-   * both are) holds one token; the `Retry-After` value (RFC 9110 §10.2.3, decisions §3).
-   */
-  retryAfterSeconds?: number;
-  /** The minute bucket after this request. */
-  minute: BucketView;
-  /** The day bucket after this request. */
-  day: BucketView;
-}
+import { DAY_WINDOW_MS, MINUTE_WINDOW_MS, msUntilFull, refill } from './token-bucket.js';
 
 /** Options of {@link Limiter}; every field is optional. */
 export interface LimiterOptions {
@@ -185,30 +155,3 @@ export class Limiter implements LimiterStore {
 }
 
 const LOCAL_STATE: LimiterStoreState = Object.freeze({ store: 'local', mode: 'shared' });
-
-/**
- * A decision from the tokens the buckets hold after the request (before it, when refused).
- * When refused, the day bucket decides the code and the wait if it is empty (decisions §2).
- * Every store builds its decisions here, so the same tokens give the same headers whichever
- * store counted them.
- *
- * @param allowed - whether the request passed.
- * @param minute - tokens in the minute bucket (after the take; before it when refused), may be fractional.
- * @param day - tokens in the day bucket, likewise.
- * @param plan - the key's plan: the capacities.
- */
-export function limitDecision(allowed: boolean, minute: number, day: number, plan: Plan): LimitDecision {
-  const minuteView = bucketFigures(minute, plan.perMinute, MINUTE_WINDOW_MS);
-  const dayView = bucketFigures(day, plan.perDay, DAY_WINDOW_MS);
-  if (allowed) return { allowed, minute: minuteView, day: dayView };
-  const dayEmpty = day < 1;
-  return {
-    allowed,
-    code: dayEmpty ? 'rate_limited_day' : 'rate_limited_minute',
-    retryAfterSeconds: dayEmpty
-      ? secondsUntil(day, 1, plan.perDay, DAY_WINDOW_MS)
-      : secondsUntil(minute, 1, plan.perMinute, MINUTE_WINDOW_MS),
-    minute: minuteView,
-    day: dayView,
-  };
-}

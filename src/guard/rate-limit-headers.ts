@@ -5,7 +5,7 @@
  * `Retry-After` on a refusal (RFC 9110 §10.2.3, delay-seconds).
  */
 
-import type { LimitDecision } from './limiter.js';
+import type { LimitDecision } from './limiter-store.js';
 import { DAY_WINDOW_MS, MINUTE_WINDOW_MS } from './token-bucket.js';
 
 /** Window of the minute bucket in seconds, the `w` parameter of its policy. */

@@ -13,8 +13,8 @@
 import type { RedisClientType } from '@redis/client';
 import { ApiError } from '../errors.js';
 import type { Plan } from '../plans.js';
-import { limitDecision, type LimitDecision } from './limiter.js';
-import type { LimiterStore, LimiterStoreState } from './limiter-store.js';
+import { limitDecision } from './limit-decision.js';
+import type { LimitDecision, LimiterStore, LimiterStoreState } from './limiter-store.js';
 import { RedisReplyWatch, RedisSilentError } from './redis-reply-watch.js';
 import { BUCKETS_SCRIPT, BUCKETS_SCRIPT_SHA1, bucketKeys } from './redis-script.js';
 import type { LogSink } from '../ops/logger.js';

@@ -4,7 +4,7 @@
  */
 import type { Plan } from '../plans.js';
 import type { KeyRecord } from '../keys/keys-file.js';
-import type { LimitDecision, BucketView } from '../guard/limiter.js';
+import type { LimitDecision, BucketView } from '../guard/limiter-store.js';
 import type { SnapshotManifest } from '../data/snapshot-format.js';
 import type { MetaRow } from '../rows/types.js';
 

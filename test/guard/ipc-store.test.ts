@@ -1,6 +1,8 @@
 /**
- * The cluster worker's store and the primary's side, joined by an in-memory channel with the
- * shape of the cluster IPC channel (the real one is exercised by the `--workers` tests).
+ * What only the cluster worker's store does, with the primary's side joined by an in-memory channel
+ * with the shape of the cluster IPC channel: an unknown plan id, a primary that is gone, no channel.
+ * What every store does is the limiter store contract, which `limiter-store-primary.test.ts` runs
+ * on this store through a real cluster worker (and the `--workers` tests through `serve`).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -22,20 +24,6 @@ function channelPair(): { worker: EventEmitter & { send(m: unknown): boolean; co
 }
 
 const free = findPlan('free')!;
-
-test('a worker takes and peeks through the primary: the decisions are the primary limiter\'s', async () => {
-  const { worker, primarySide } = channelPair();
-  const primary = new Limiter({ now: () => 0, sweepIntervalMs: 0 });
-  const reference = new Limiter({ now: () => 0, sweepIntervalMs: 0 });
-  answerLimits(primary, primarySide);
-  const store = new IpcStore(worker);
-  const taken = await Promise.all(Array.from({ length: 12 }, () => store.take('k1', free)));
-  assert.deepEqual(taken, Array.from({ length: 12 }, () => reference.take('k1', free)));
-  assert.deepEqual(await store.peek('k1', free), reference.peek('k1', free));
-  assert.equal(primary.size, 1);
-  assert.deepEqual(store.state(), { store: 'primary', mode: 'shared' });
-  await store.close();
-});
 
 test('a plan the primary does not know, or a primary gone, answers 503 service_busy with Retry-After 1 instead of waiting', { timeout: 10_000 }, async () => {
   const { worker, primarySide } = channelPair();

@@ -1,7 +1,13 @@
+/**
+ * What only the in-process store does: answer synchronously, forget full buckets (the sweep),
+ * check its options. What every store does is the limiter store contract, which
+ * `limiter-store-local.test.ts` runs on this store.
+ */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { Limiter, type LimitDecision } from '../../src/guard/limiter.js';
-import { PLANS, type Plan } from '../../src/plans.js';
+import { Limiter } from '../../src/guard/limiter.js';
+import type { LimitDecision } from '../../src/guard/limiter-store.js';
+import type { Plan } from '../../src/plans.js';
 
 /** A plan with these limits; the rest of the row does not matter to the limiter. */
 function plan(perMinute: number, perDay: number): Plan {
@@ -22,176 +28,14 @@ function takeTimes(limiter: Limiter, keyId: string, p: Plan, times: number): Lim
   return decision;
 }
 
-describe('Limiter.take', () => {
-  test('remaining counts down by one per request in both buckets', () => {
+describe('Limiter as the in-process store', () => {
+  test('answers take and peek synchronously, without a promise, so the pipeline stays synchronous', () => {
     const { limiter } = manualLimiter();
-    const tenPerMinute = plan(10, 200);
-    const first = limiter.take('k1', tenPerMinute);
-    assert.equal(first.allowed, true);
-    assert.equal(first.minute.remaining, 9);
-    assert.equal(first.day.remaining, 199);
-    const fourth = takeTimes(limiter, 'k1', tenPerMinute, 3);
-    assert.deepEqual([fourth.minute.remaining, fourth.day.remaining], [6, 196]);
-    assert.equal(fourth.code, undefined);
-    assert.equal(fourth.retryAfterSeconds, undefined);
-  });
-
-  test('keys have separate buckets', () => {
-    const { limiter } = manualLimiter();
-    takeTimes(limiter, 'k1', plan(10, 200), 10);
-    assert.equal(limiter.take('k1', plan(10, 200)).allowed, false);
-    assert.equal(limiter.take('k2', plan(10, 200)).minute.remaining, 9);
-  });
-
-  test('the request after the minute limit is refused with rate_limited_minute', () => {
-    const { limiter } = manualLimiter();
-    const last = takeTimes(limiter, 'k1', plan(10, 200), 10);
-    assert.equal(last.allowed, true);
-    assert.equal(last.minute.remaining, 0);
-    const refused = limiter.take('k1', plan(10, 200));
-    assert.equal(refused.allowed, false);
-    assert.equal(refused.code, 'rate_limited_minute');
-  });
-
-  test('an empty 10-per-minute bucket gives Retry-After 6 s, less as time passes', () => {
-    const { limiter, advance } = manualLimiter();
-    takeTimes(limiter, 'k1', plan(10, 200), 10);
-    assert.equal(limiter.take('k1', plan(10, 200)).retryAfterSeconds, 6);
-    advance(2_500);
-    assert.equal(limiter.take('k1', plan(10, 200)).retryAfterSeconds, 4);
-    advance(3_499);
-    assert.equal(limiter.take('k1', plan(10, 200)).retryAfterSeconds, 1);
-  });
-
-  test('an empty 60-per-minute bucket holds one token one second later, not before', () => {
-    const { limiter, advance } = manualLimiter();
-    const sixtyPerMinute = plan(60, 5000);
-    takeTimes(limiter, 'k1', sixtyPerMinute, 60);
-    advance(999);
-    assert.equal(limiter.take('k1', sixtyPerMinute).allowed, false);
-    advance(1);
-    const refilled = limiter.take('k1', sixtyPerMinute);
-    assert.equal(refilled.allowed, true);
-    assert.equal(refilled.minute.remaining, 0);
-    assert.equal(limiter.take('k1', sixtyPerMinute).allowed, false);
-  });
-
-  test('an emptied minute bucket is full again one minute later', () => {
-    const { limiter, advance } = manualLimiter();
-    takeTimes(limiter, 'k1', plan(10, 200), 10);
-    advance(60_000);
-    assert.deepEqual(limiter.peek('k1', plan(10, 200)).minute, {
-      limit: 10,
-      remaining: 10,
-      resetSeconds: 0,
-      nextTokenSeconds: 0,
-    });
-  });
-
-  test('an empty day bucket is refused with rate_limited_day and Retry-After until its next token', () => {
-    const { limiter } = manualLimiter();
-    const fivePerDay = plan(100, 5);
-    takeTimes(limiter, 'k1', fivePerDay, 5);
-    const refused = limiter.take('k1', fivePerDay);
-    assert.equal(refused.allowed, false);
-    assert.equal(refused.code, 'rate_limited_day');
-    assert.equal(refused.retryAfterSeconds, 86_400 / 5);
-    assert.equal(refused.minute.remaining, 95);
-  });
-
-  test('when both buckets are empty the day bucket decides the code and Retry-After', () => {
-    const { limiter } = manualLimiter();
-    const threeAndThree = plan(3, 3);
-    takeTimes(limiter, 'k1', threeAndThree, 3);
-    const refused = limiter.take('k1', threeAndThree);
-    assert.equal(refused.code, 'rate_limited_day');
-    assert.equal(refused.retryAfterSeconds, 28_800);
-    assert.deepEqual([refused.minute.remaining, refused.day.remaining], [0, 0]);
-  });
-
-  test('an empty minute bucket with tokens left in the day bucket is rate_limited_minute', () => {
-    const { limiter } = manualLimiter();
-    takeTimes(limiter, 'k1', plan(2, 3), 2);
-    const refused = limiter.take('k1', plan(2, 3));
-    assert.equal(refused.code, 'rate_limited_minute');
-    assert.equal(refused.retryAfterSeconds, 30);
-    assert.equal(refused.day.remaining, 1);
-  });
-
-  test('a refused request consumes no token from either bucket', () => {
-    const { limiter, advance } = manualLimiter();
-    const tenPerMinute = plan(10, 200);
-    takeTimes(limiter, 'k1', tenPerMinute, 10);
-    for (let i = 0; i < 5; i++) {
-      const refused = limiter.take('k1', tenPerMinute);
-      assert.equal(refused.allowed, false);
-      assert.equal(refused.day.remaining, 190);
-    }
-    advance(6_000);
-    assert.equal(limiter.take('k1', tenPerMinute).allowed, true);
-    assert.equal(limiter.take('k1', tenPerMinute).allowed, false);
-  });
-
-  test('a plan downgrade clamps the tokens to the new capacity', () => {
-    const { limiter } = manualLimiter();
-    limiter.take('k1', plan(60, 5000));
-    const after = limiter.take('k1', plan(10, 200));
-    assert.deepEqual([after.minute.limit, after.minute.remaining], [10, 9]);
-    assert.deepEqual([after.day.limit, after.day.remaining], [200, 199]);
-  });
-
-  test('a plan change keeps tokens that are below the new capacity', () => {
-    const { limiter } = manualLimiter();
-    takeTimes(limiter, 'k1', plan(60, 5000), 55);
-    const after = limiter.take('k1', plan(10, 200));
-    assert.equal(after.minute.remaining, 4);
-    assert.equal(after.day.remaining, 199);
-  });
-
-  test('works with every row of the plan table', () => {
-    const { limiter } = manualLimiter();
-    for (const p of PLANS) {
-      const decision = limiter.take(`key-${p.id}`, p);
-      assert.deepEqual([decision.minute.limit, decision.minute.remaining], [p.perMinute, p.perMinute - 1]);
-      assert.deepEqual([decision.day.limit, decision.day.remaining], [p.perDay, p.perDay - 1]);
-    }
-  });
-});
-
-describe('Limiter.peek', () => {
-  test('a key without state is reported full, allowed, and gets no state', () => {
-    const { limiter } = manualLimiter();
-    const decision = limiter.peek('k1', plan(10, 200));
-    assert.deepEqual(decision, {
-      allowed: true,
-      minute: { limit: 10, remaining: 10, resetSeconds: 0, nextTokenSeconds: 0 },
-      day: { limit: 200, remaining: 200, resetSeconds: 0, nextTokenSeconds: 0 },
-    });
-    assert.equal(limiter.size, 0);
-  });
-
-  test('peeking any number of times consumes nothing', () => {
-    const { limiter } = manualLimiter();
-    takeTimes(limiter, 'k1', plan(10, 200), 3);
-    for (let i = 0; i < 20; i++) assert.equal(limiter.peek('k1', plan(10, 200)).minute.remaining, 7);
-    assert.equal(limiter.take('k1', plan(10, 200)).minute.remaining, 6);
-  });
-
-  test('peeking an empty bucket reports remaining 0 and the refusal a request would get', () => {
-    const { limiter } = manualLimiter();
-    takeTimes(limiter, 'k1', plan(10, 200), 10);
-    const decision = limiter.peek('k1', plan(10, 200));
-    assert.equal(decision.allowed, false);
-    assert.equal(decision.code, 'rate_limited_minute');
-    assert.equal(decision.retryAfterSeconds, 6);
-    assert.equal(decision.minute.remaining, 0);
-  });
-
-  test('a refused take creates no state for a key', () => {
-    const { limiter } = manualLimiter();
-    // A plan whose buckets can never hold a whole token refuses the key's first request.
-    assert.equal(limiter.take('k1', plan(0.5, 200)).allowed, false);
-    assert.equal(limiter.size, 0);
+    const taken: unknown = limiter.take('k1', plan(10, 200));
+    const looked: unknown = limiter.peek('k1', plan(10, 200));
+    assert.equal(typeof (taken as { then?: unknown }).then, 'undefined');
+    assert.equal(typeof (looked as { then?: unknown }).then, 'undefined');
+    assert.equal((taken as LimitDecision).minute.remaining, 9);
   });
 });
 

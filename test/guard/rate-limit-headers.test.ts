@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Limiter, type LimitDecision } from '../../src/guard/limiter.js';
+import { Limiter } from '../../src/guard/limiter.js';
+import type { LimitDecision } from '../../src/guard/limiter-store.js';
 import { RATE_LIMIT_HEADER_NAMES, rateLimitHeaders } from '../../src/guard/rate-limit-headers.js';
 import type { Plan } from '../../src/plans.js';
 

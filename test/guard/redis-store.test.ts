@@ -1,7 +1,8 @@
 /**
  * The Redis store against a real redis-server (started by the test): the same headers as the
  * in-process store, expiry of idle buckets, the script reloaded after NOSCRIPT, and the failure
- * policy of decisions §11 (Redis killed, paused, restarted).
+ * policy while Redis is unreachable (Redis killed, paused, restarted). What every store does is
+ * the limiter store contract, which `limiter-store-redis.test.ts` runs on this store.
  */
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
