@@ -7,15 +7,15 @@
  * worker thread and be stored in the build cache as it is.
  */
 import { basename, dirname } from 'node:path';
-import type { CompanyFacts } from '../edgar/company-facts-json.js';
-import { isCompanyFactsFile, parseCompanyFacts } from '../edgar/company-facts-json.js';
-import { isHeaderJson, isOwnershipXml, parseHeaderJson, readOwnershipDocument, type HeaderJson } from '../edgar/ownership-xml.js';
+import type { CompanyFacts } from '../edgar/company/company-facts-json.js';
+import { isCompanyFactsFile, parseCompanyFacts } from '../edgar/company/company-facts-json.js';
+import { isHeaderJson, isOwnershipXml, parseHeaderJson, readOwnershipDocument, type HeaderJson } from '../edgar/ownership/ownership-xml.js';
 import type { Company, FilingRecord, HeaderProfile, InfoTableEntry, OwnershipFiling } from '../edgar/records.js';
-import { looksLikeCompleteSubmission, parseCompleteSubmission } from '../edgar/sgml.js';
-import { isSubmissionsFile, parseSubmissions } from '../edgar/submissions-json.js';
-import { isCoverPageXml, isInfoTableXml, readCoverPage, readInfoTable, type CoverPage } from '../edgar/thirteenf-xml.js';
-import { isTickerFile, parseTickerFile, type TickerEntry } from '../edgar/ticker-files.js';
-import { looksLikeTsv } from '../edgar/tsv.js';
+import { looksLikeCompleteSubmission, parseCompleteSubmission } from '../edgar/filing/sgml.js';
+import { isSubmissionsFile, parseSubmissions } from '../edgar/company/submissions-json.js';
+import { isCoverPageXml, isInfoTableXml, readCoverPage, readInfoTable, type CoverPage } from '../edgar/thirteenf/thirteenf-xml.js';
+import { isTickerFile, parseTickerFile, type TickerEntry } from '../edgar/company/ticker-files.js';
+import { looksLikeTsv } from '../edgar/datasets/tsv.js';
 import { parseXml } from '../edgar/xml.js';
 import { FIGURE_CONCEPTS } from '../facts/fiscal-periods.js';
 import { COUNTED_CODES } from '../facts/insiders.js';

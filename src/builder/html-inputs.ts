@@ -7,8 +7,8 @@
  */
 import { basename } from 'node:path';
 import { accessionFromName, padCik } from '../edgar/conventions.js';
-import { parseHeaderPage } from '../edgar/header-page.js';
-import { isIndexPage, parseIndexPage } from '../edgar/index-page.js';
+import { parseHeaderPage } from '../edgar/filing/header-page.js';
+import { isIndexPage, parseIndexPage } from '../edgar/filing/index-page.js';
 import type { FileExtract } from './file-extract.js';
 import { readSubmissionDocuments } from './submission-documents.js';
 

@@ -5,10 +5,10 @@
  * plain text before ownership XML existed gives its filing record and no transactions.
  */
 import type { FileExtract } from './file-extract.js';
-import { itemFromTitle, itemsFromTitles } from '../edgar/form-8k-items.js';
-import { isOwnershipXml, parseOwnershipXml } from '../edgar/ownership-xml.js';
-import type { CompleteSubmission } from '../edgar/sgml.js';
-import { isCoverPageXml, isInfoTableXml, parseCoverPage, parseInfoTable } from '../edgar/thirteenf-xml.js';
+import { itemFromTitle, itemsFromTitles } from '../edgar/filing/form-8k-items.js';
+import { isOwnershipXml, parseOwnershipXml } from '../edgar/ownership/ownership-xml.js';
+import type { CompleteSubmission } from '../edgar/filing/sgml.js';
+import { isCoverPageXml, isInfoTableXml, parseCoverPage, parseInfoTable } from '../edgar/thirteenf/thirteenf-xml.js';
 
 const OWNERSHIP_FORMS = /^[345](\/A)?$/;
 

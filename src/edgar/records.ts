@@ -93,7 +93,7 @@ export interface OwnershipTransaction {
   priceText: string | null;
   /**
    * Whether the price cell is empty and a footnote attached to the line (or its price cell)
-   * states the price per share or unit of the transaction (footnote-price.ts; a conversion or
+   * states the price per share or unit of the transaction (ownership/footnote-price.ts; a conversion or
    * exercise price is not one). False where the price cell holds a price, and for lines read from
    * SEC's Insider Transactions Data Sets, whose footnotes the builder does not read.
    */

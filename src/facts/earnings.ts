@@ -5,10 +5,10 @@
  * from XBRL company facts (see fiscal-periods.ts).
  */
 import type { EarningsRow } from '../rows/types.js';
-import type { CompanyFacts } from '../edgar/company-facts-json.js';
+import type { CompanyFacts } from '../edgar/company/company-facts-json.js';
 import { matchReleasePeriod } from './fiscal-periods.js';
 import { documentUrl } from '../edgar/conventions.js';
-import { EARNINGS_ITEM } from '../edgar/form-8k-items.js';
+import { EARNINGS_ITEM } from '../edgar/filing/form-8k-items.js';
 import type { FilingRecord } from '../edgar/records.js';
 
 /** Whether a filing is an earnings release. */

@@ -5,7 +5,7 @@
  */
 import { open, readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { isSubmissionsFile, parseSubmissions } from '../edgar/submissions-json.js';
+import { isSubmissionsFile, parseSubmissions } from '../edgar/company/submissions-json.js';
 import { archiveLocation, companyFactsLocation, filingIndexLocation, submissionsLocation } from './edgar-paths.js';
 import { informationTable, parseFilingIndex, pressReleaseExhibit } from './filing-index.js';
 import { pagesInWindow, planFilings, type PlannedFiling } from './filing-plan.js';

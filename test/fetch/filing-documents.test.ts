@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseSubmissions } from '../../src/edgar/submissions-json.js';
+import { parseSubmissions } from '../../src/edgar/company/submissions-json.js';
 import { informationTable, parseFilingIndex, pressReleaseExhibit } from '../../src/fetch/filing-index.js';
 import { filingKind, pagesInWindow, planFilings } from '../../src/fetch/filing-plan.js';
 import { SEC_DATA } from '../helpers/edgar-replay.js';

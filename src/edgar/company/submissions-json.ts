@@ -3,8 +3,8 @@
  * set of parallel arrays) and its older pages `CIK##########-submissions-NNN.json` (the same
  * arrays at the top level; the CIK comes from the file name).
  */
-import { isoDate, normaliseAccession, normaliseTicker, padCik } from './conventions.js';
-import type { Company, FilingRecord } from './records.js';
+import { isoDate, normaliseAccession, normaliseTicker, padCik } from '../conventions.js';
+import type { Company, FilingRecord } from '../records.js';
 
 /** What one submissions file holds. */
 export interface SubmissionsFile {

@@ -4,8 +4,8 @@
  * documents it holds, and each company named with its profile. The page is EDGAR's own
  * template, so its fields are found by the template's class names and labels.
  */
-import { edgarEasternToIso } from './eastern-time.js';
-import { isoDate, normaliseAccession, padCik } from './conventions.js';
+import { edgarEasternToIso } from '../eastern-time.js';
+import { isoDate, normaliseAccession, padCik } from '../conventions.js';
 import type { HeaderCompany } from './sgml.js';
 
 /** What an index page says about a filing. */
