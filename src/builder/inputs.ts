@@ -7,8 +7,7 @@ import type { CompanyFacts } from '../edgar/company/company-facts-json.js';
 import type { HeaderJson } from '../edgar/ownership/ownership-xml.js';
 import type { Company, FilingRecord, HeaderProfile, OwnershipFiling } from '../edgar/records.js';
 import { TickerMap } from '../edgar/company/ticker-files.js';
-import type { LooseHtml } from './html-inputs.js';
-import type { DataSetNote, FileExtract, LooseOwnership, LooseThirteenF, Skipped, ThirteenFParts } from './file-extract.js';
+import type { DataSetNote, FileExtract, LooseHtml, LooseOwnership, LooseThirteenF, Skipped, ThirteenFParts } from './file-extract.js';
 
 export type { LooseThirteenF, Skipped } from './file-extract.js';
 
