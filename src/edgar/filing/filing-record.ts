@@ -3,6 +3,7 @@
  * complete submission, or EDGAR's header page) or an index page. Both name the filing's
  * companies with a role each; the record is filed under the company the filing is about.
  */
+import { withoutRendering } from '../conventions.js';
 import type { FilingRecord, HeaderProfile } from '../records.js';
 import { pressRelease } from './document-types.js';
 import { itemsFromTitles } from './form-8k-items.js';
@@ -59,7 +60,7 @@ export function filingFromIndexPage(page: IndexPage): FilingRecord | undefined {
     periodOfReport: page.periodOfReport, items: page.items, primaryDocument: page.documents[0]?.path ?? null,
     exhibit991: pressRelease(page.documents)?.path ?? null,
     // The documents by file name: an XSL rendering is its raw document's.
-    documents: [...new Set(page.documents.map((d) => d.path.replace(/^xsl[^/]*\//, '')))], source: 'index',
+    documents: [...new Set(page.documents.map((d) => withoutRendering(d.path)))], source: 'index',
   };
 }
 

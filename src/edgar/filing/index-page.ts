@@ -5,7 +5,7 @@
  * template, so its fields are found by the template's class names and labels.
  */
 import { edgarEasternToIso } from '../eastern-time.js';
-import { isoDate, normaliseAccession, padCik } from '../conventions.js';
+import { accessionFolder, isoDate, normaliseAccession, padCik } from '../conventions.js';
 import type { HeaderCompany } from './sgml.js';
 
 /** What an index page says about a filing. */
@@ -101,7 +101,7 @@ function linkTarget(cell: string, accessionNo: string): string | undefined {
   const href = /href="([^"]*)"/i.exec(cell)?.[1];
   if (href === undefined) return undefined;
   const url = href.replace(/&amp;/g, '&').replace(/^\/ix\?doc=/, '').split(/[?#]/)[0]!;
-  const folder = `/${accessionNo.replace(/-/g, '')}/`;
+  const folder = `/${accessionFolder(accessionNo)}/`;
   const at = url.indexOf(folder);
   if (at === -1) return undefined;
   let path: string;
