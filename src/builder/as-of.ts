@@ -3,7 +3,7 @@
  * records, Forms 3/4/5, 13F reports and company facts are cut at their filing date (for a
  * document whose filing date no input gives, its signature date, see resolve.ts). The insider and filings windows end at the as-of date too.
  */
-import type { CompanyFacts } from '../edgar/company-facts-json.js';
+import type { CompanyFacts } from '../edgar/company/company-facts-json.js';
 import { factsFiledBy } from '../facts/fiscal-periods.js';
 import type { Resolved } from './resolve.js';
 import type { FilingRecord, OwnershipFiling, ThirteenFFiling } from '../edgar/records.js';

@@ -10,9 +10,9 @@ import { createReadStream } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Readable } from 'node:stream';
-import { recogniseTable, type DataSetTable } from '../edgar/data-set-tables.js';
-import { TsvColumns, looksLikeTsv } from '../edgar/tsv.js';
-import { isZip, readZip, type ZipEntry } from '../edgar/zip.js';
+import { recogniseTable, type DataSetTable } from '../edgar/datasets/data-set-tables.js';
+import { TsvColumns, looksLikeTsv } from '../edgar/datasets/tsv.js';
+import { isZip, readZip, type ZipEntry } from '../edgar/datasets/zip.js';
 import { DataSetAssembly } from './data-sets.js';
 import { emptyExtract, extractText, type FileExtract } from './file-extract.js';
 

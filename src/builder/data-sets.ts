@@ -11,14 +11,14 @@
  * and where the filing's XML is read too, the XML is used (resolve.ts).
  */
 import type { Readable } from 'node:stream';
-import type { DataSetKind, DataSetTable } from '../edgar/data-set-tables.js';
-import { readInsiderSubmission, readNonDerivativeTransaction, readReportingOwner, type InsiderSubmission } from '../edgar/insider-data-set.js';
+import type { DataSetKind, DataSetTable } from '../edgar/datasets/data-set-tables.js';
+import { readInsiderSubmission, readNonDerivativeTransaction, readReportingOwner, type InsiderSubmission } from '../edgar/ownership/insider-data-set.js';
 import type { InfoTableEntry, OwnershipTransaction, ReportingOwner } from '../edgar/records.js';
 import {
   readInfoTableRow, readThirteenFCover, readThirteenFSignature, readThirteenFSubmission, readThirteenFSummary,
   type ThirteenFCover, type ThirteenFSubmission,
-} from '../edgar/thirteenf-data-set.js';
-import { readTsv, type TsvColumns } from '../edgar/tsv.js';
+} from '../edgar/thirteenf/thirteenf-data-set.js';
+import { readTsv, type TsvColumns } from '../edgar/datasets/tsv.js';
 import { pushTo } from '../facts/group.js';
 import { COUNTED_CODES } from '../facts/insiders.js';
 import { emptyExtract, type DataSetNote, type FileExtract } from './file-extract.js';

@@ -7,20 +7,24 @@
  * worker thread and be stored in the build cache as it is.
  */
 import { basename, dirname } from 'node:path';
-import type { CompanyFacts } from '../edgar/company-facts-json.js';
-import { isCompanyFactsFile, parseCompanyFacts } from '../edgar/company-facts-json.js';
-import { isHeaderJson, isOwnershipXml, parseHeaderJson, readOwnershipDocument, type HeaderJson } from '../edgar/ownership-xml.js';
+import type { CompanyFacts } from '../edgar/company/company-facts-json.js';
+import { isCompanyFactsFile, parseCompanyFacts } from '../edgar/company/company-facts-json.js';
+import { isHeaderJson, isOwnershipXml, parseHeaderJson, readOwnershipDocument, type HeaderJson } from '../edgar/ownership/ownership-xml.js';
 import type { Company, FilingRecord, HeaderProfile, InfoTableEntry, OwnershipFiling } from '../edgar/records.js';
-import { looksLikeCompleteSubmission, parseCompleteSubmission } from '../edgar/sgml.js';
-import { isSubmissionsFile, parseSubmissions } from '../edgar/submissions-json.js';
-import { isCoverPageXml, isInfoTableXml, readCoverPage, readInfoTable, type CoverPage } from '../edgar/thirteenf-xml.js';
-import { isTickerFile, parseTickerFile, type TickerEntry } from '../edgar/ticker-files.js';
-import { looksLikeTsv } from '../edgar/tsv.js';
+import { accessionFromName } from '../edgar/conventions.js';
+import { filingFromIndexPage, headerProfiles } from '../edgar/filing/filing-record.js';
+import { parseHeaderPage } from '../edgar/filing/header-page.js';
+import { readHtmlDocument } from '../edgar/filing/html-document.js';
+import { isIndexPage, parseIndexPage } from '../edgar/filing/index-page.js';
+import { looksLikeCompleteSubmission, parseCompleteSubmission, type CompleteSubmission } from '../edgar/filing/sgml.js';
+import { readSubmissionContents } from '../edgar/filing/submission-contents.js';
+import { isSubmissionsFile, parseSubmissions } from '../edgar/company/submissions-json.js';
+import { isCoverPageXml, isInfoTableXml, readCoverPage, readInfoTable, type CoverPage } from '../edgar/thirteenf/thirteenf-xml.js';
+import { isTickerFile, parseTickerFile, type TickerEntry } from '../edgar/company/ticker-files.js';
+import { looksLikeTsv } from '../edgar/datasets/tsv.js';
 import { parseXml } from '../edgar/xml.js';
 import { FIGURE_CONCEPTS } from '../facts/fiscal-periods.js';
 import { COUNTED_CODES } from '../facts/insiders.js';
-import { readHtmlInput, type LooseHtml } from './html-inputs.js';
-import { readSubmissionDocuments } from './submission-documents.js';
 
 /** A file passed over, and why. */
 export interface Skipped {
@@ -42,6 +46,22 @@ export interface ThirteenFParts {
   filedAt: string;
   cover: CoverPage;
   entries: InfoTableEntry[];
+}
+
+/**
+ * An HTML filing document (an 8-K's primary document, an exhibit) not yet placed in a filing:
+ * kept aside until every input is read, then placed in the filing that lists it or counted as
+ * skipped with the reason (loose-documents.ts).
+ */
+export interface LooseHtml {
+  path: string;
+  fileName: string;
+  /** The form the document says it is (inline XBRL `dei:DocumentType`, or the cover of an 8-K), else null. */
+  form: string | null;
+  /** The filer's CIK where the document states it (inline XBRL `dei:EntityCentralIndexKey`), else null. */
+  cik: string | null;
+  /** The accession number in the file name, as EDGAR's archive names some documents, else null. */
+  accessionFromName: string | null;
 }
 
 /** A bare ownershipDocument, read, waiting for its accession number (resolve.ts). */
@@ -165,8 +185,8 @@ function recognise(path: string, text: string, out: FileExtract): string | null 
   }
   const head = text.slice(0, 4096).trimStart().replace(/^\uFEFF/, '');
   if (head.startsWith('{') || head.startsWith('[')) return recogniseJson(path, JSON.parse(text), out);
-  if (/^<(!DOCTYPE html|html)/i.test(head)) return readHtmlInput(path, text, out);
-  if (looksLikeCompleteSubmission(head)) return readSubmissionDocuments(parseCompleteSubmission(text), out);
+  if (/^<(!DOCTYPE html|html)/i.test(head)) return addHtml(path, text, out);
+  if (looksLikeCompleteSubmission(head)) return addSubmission(parseCompleteSubmission(text), out);
   if (head.startsWith('<')) {
     // The head tells the kind (as before any parse); one parse then reads the document.
     if (isOwnershipXml(head)) {
@@ -182,10 +202,46 @@ function recognise(path: string, text: string, out: FileExtract): string | null 
       out.looseThirteenF.push({ dir: dirname(path), path, entries: readInfoTable(parseXml(text)) });
       return null;
     }
-    if (/<html|<!DOCTYPE html/i.test(head)) return readHtmlInput(path, text, out);
+    if (/<html|<!DOCTYPE html/i.test(head)) return addHtml(path, text, out);
     return 'XML that is neither an ownershipDocument nor a 13F cover page or information table';
   }
   return 'not an EDGAR file this builder reads';
+}
+
+/**
+ * An HTML input: EDGAR's filing index page (`-index.htm`) or header page (`-index-headers.html`),
+ * each giving a filing record, else a filing document kept aside.
+ *
+ * @throws Error when an index or header page lacks its required fields.
+ */
+function addHtml(path: string, text: string, out: FileExtract): string | null {
+  if (isIndexPage(text)) {
+    const page = parseIndexPage(text);
+    const filing = filingFromIndexPage(page);
+    if (!filing) return 'filing index page without a company CIK';
+    out.filings.push(filing);
+    out.headerProfiles.push(...headerProfiles(page.companies, page.filedAt));
+    return null;
+  }
+  const headerPage = parseHeaderPage(text);
+  if (headerPage) return addSubmission(headerPage, out);
+  const fileName = basename(path);
+  out.looseHtml.push({ path, fileName, ...readHtmlDocument(text), accessionFromName: accessionFromName(fileName) ?? null });
+  return null;
+}
+
+/** A complete submission or header page: its filing record and embedded XML documents. */
+function addSubmission(submission: CompleteSubmission, out: FileExtract): string | null {
+  const { header } = submission;
+  const contents = readSubmissionContents(submission);
+  if (contents.plainTextOwnership) out.plainTextOwnership.push(header.accessionNo);
+  if (!contents.filing) return 'SEC header without a company CIK';
+  out.headerProfiles.push(...contents.profiles);
+  out.unmappedItemTitles.push(...contents.unmappedItemTitles);
+  out.filings.push(contents.filing);
+  if (contents.ownership) out.ownership.push(contents.ownership);
+  if (contents.thirteenF) out.thirteenF.push({ accessionNo: header.accessionNo, filedAt: header.filedAt, ...contents.thirteenF });
+  return null;
 }
 
 function recogniseJson(path: string, value: unknown, out: FileExtract): string | null {

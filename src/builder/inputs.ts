@@ -3,12 +3,11 @@
  * order of the walk, so that a build from the same files is the same whatever order the reads
  * finished in.
  */
-import type { CompanyFacts } from '../edgar/company-facts-json.js';
-import type { HeaderJson } from '../edgar/ownership-xml.js';
+import type { CompanyFacts } from '../edgar/company/company-facts-json.js';
+import type { HeaderJson } from '../edgar/ownership/ownership-xml.js';
 import type { Company, FilingRecord, HeaderProfile, OwnershipFiling } from '../edgar/records.js';
-import { TickerMap } from '../edgar/ticker-files.js';
-import type { LooseHtml } from './html-inputs.js';
-import type { DataSetNote, FileExtract, LooseOwnership, LooseThirteenF, Skipped, ThirteenFParts } from './file-extract.js';
+import { TickerMap } from '../edgar/company/ticker-files.js';
+import type { DataSetNote, FileExtract, LooseHtml, LooseOwnership, LooseThirteenF, Skipped, ThirteenFParts } from './file-extract.js';
 
 export type { LooseThirteenF, Skipped } from './file-extract.js';
 

@@ -7,7 +7,7 @@
  * document with an accession number whose filing date no input gives is dated by its signature
  * date instead, and becomes a filing of its own ({@link recordSignatureDated}).
  */
-import type { LooseHtml } from './html-inputs.js';
+import type { LooseHtml } from './file-extract.js';
 import type { Inputs } from './inputs.js';
 import type { FilingRecord, OwnershipFiling, ThirteenFFiling } from '../edgar/records.js';
 import { pushTo } from '../facts/group.js';

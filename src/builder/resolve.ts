@@ -12,7 +12,7 @@ import type { Inputs, Skipped } from './inputs.js';
 import type { Company, FilingRecord, OwnershipFiling, ThirteenFFiling } from '../edgar/records.js';
 import { findInSubmissions, placeLooseHtml, recordSignatureDated } from './loose-documents.js';
 import { mergeFilingRecords } from './merge-records.js';
-import { decideSubmissionsClock, readWritten, type SubmissionsClock } from '../edgar/submissions-clock.js';
+import { decideSubmissionsClock, readWritten, type SubmissionsClock } from '../edgar/company/submissions-clock.js';
 import { pushTo } from '../facts/group.js';
 
 /** The inputs, joined and without duplicates. */
@@ -69,7 +69,7 @@ export function resolveInputs(inputs: Inputs): Resolved {
   return { filings: [...filingByAccession.values()], filingByAccession, ownership, thirteenF, company, filedAtFromSignature, submissionsClocks };
 }
 
-/** Decides each submissions file's clock and sets its filings' `acceptedAt` (see submissions-clock.ts). */
+/** Decides each submissions file's clock and sets its filings' `acceptedAt` (see edgar/company/submissions-clock.ts). */
 function settleSubmissionsClocks(inputs: Inputs): Resolved['submissionsClocks'] {
   const known = new Map<string, string>();
   for (const record of inputs.filings) if (record.source !== 'submissions' && record.acceptedAt) known.set(record.accessionNo, record.acceptedAt);
@@ -169,7 +169,7 @@ function resolveThirteenF(inputs: Inputs, filings: Map<string, FilingRecord>): T
   return [...byAccession.values()];
 }
 
-function toFiling(cover: import('../edgar/thirteenf-xml.js').CoverPage, entries: ThirteenFFiling['entries'], accessionNo: string, filedAt: string): Omit<ThirteenFFiling, 'filedAtSource'> {
+function toFiling(cover: import('../edgar/thirteenf/thirteenf-xml.js').CoverPage, entries: ThirteenFFiling['entries'], accessionNo: string, filedAt: string): Omit<ThirteenFFiling, 'filedAtSource'> {
   return {
     accessionNo, filerCik: cover.filerCik, filer: cover.filer, periodOfReport: cover.periodOfReport, filedAt,
     form: cover.form, amendmentType: cover.amendmentType, entries,

@@ -4,7 +4,8 @@
  * `https://www.sec.gov/Archives/edgar/data/<cik>/<accession without dashes>/…`).
  */
 
-const ARCHIVES = 'https://www.sec.gov/Archives/edgar/data';
+/** EDGAR's www host: the Archives, the ticker files and the bulk products. */
+export const SEC_WWW = 'https://www.sec.gov';
 const ACCESSION = /^(\d{10})-?(\d{2})-?(\d{6})$/;
 
 // How a CIK is padded and a ticker written are stated once, with the row schemas' patterns; the
@@ -37,15 +38,33 @@ export function accessionFromName(name: string): string | undefined {
   return match ? normaliseAccession(match[1]) : undefined;
 }
 
+/** A filing's Archives folder name: its accession number without dashes (`0000320193-24-000084` → `000032019324000084`). */
+export const accessionFolder = (accessionNo: string): string => accessionNo.replace(/-/g, '');
+
+/** The name of a filing's index page in its folder: `<accession>-index.htm`. */
+export const indexPageName = (accessionNo: string): string => `${accessionNo}-index.htm`;
+
 /**
- * URL of a filing's document on EDGAR.
+ * The path of a filing's document on EDGAR's www host:
+ * `/Archives/edgar/data/<cik without leading zeros>/<accession without dashes>/<document>`.
+ *
+ * @param cik - any CIK of the filing (padded or not; EDGAR files the folder under each party).
+ * @param accessionNo - dashed accession number.
+ * @param document - the document's name in the folder, e.g. `tsla-20221231.htm`.
+ */
+export function archivePath(cik: string, accessionNo: string, document: string): string {
+  return `/Archives/edgar/data/${bareCik(cik)}/${accessionFolder(accessionNo)}/${document}`;
+}
+
+/**
+ * URL of a filing's document on EDGAR (see {@link archivePath}).
  *
  * @param cik - any CIK of the filing (padded or not).
  * @param accessionNo - dashed accession number.
  * @param document - the document's file name, e.g. `tsla-20221231.htm`.
  */
 export function documentUrl(cik: string, accessionNo: string, document: string): string {
-  return `${ARCHIVES}/${bareCik(cik)}/${accessionNo.replace(/-/g, '')}/${document}`;
+  return `${SEC_WWW}${archivePath(cik, accessionNo, document)}`;
 }
 
 /**
@@ -55,8 +74,15 @@ export function documentUrl(cik: string, accessionNo: string, document: string):
  * @param accessionNo - dashed accession number.
  */
 export function indexUrl(cik: string, accessionNo: string): string {
-  return documentUrl(cik, accessionNo, `${accessionNo}-index.htm`);
+  return documentUrl(cik, accessionNo, indexPageName(accessionNo));
 }
+
+/**
+ * A document name without EDGAR's XSL rendering folder: submissions JSON and index pages name a
+ * Form 3/4/5 or 13F XML document by its rendering (`xslF345X05/wk-form4_1723069808.xml`,
+ * `xslForm13F_X02/primary_doc.xml`); the raw XML has the same name in the filing folder itself.
+ */
+export const withoutRendering = (name: string): string => name.replace(/^xsl[^/]*\//i, '');
 
 /**
  * A date `YYYY-MM-DD` from EDGAR's forms: `YYYYMMDD` (SGML headers), `MM-DD-YYYY` (13F cover

@@ -4,7 +4,7 @@
  * of a filing's `-index.htm` page (`YYYY-MM-DD HH:MM:SS`), and, in some submissions JSON files,
  * `acceptanceDateTime`, which then writes the Eastern wall-clock time with a misleading `Z`
  * (`2022-05-06T18:30:57.000Z` for a filing accepted at 18:30:57 EDT, that is 22:30:57 UTC;
- * which files do is settled in submissions-clock.ts). Rows carry instants in UTC, so every
+ * which files do is settled in company/submissions-clock.ts). Rows carry instants in UTC, so every
  * Eastern time goes through {@link easternToUtc}. The offsets come from the tz database that Node's
  * `Intl` carries; nothing is hard-coded about when daylight saving starts or ends.
  */

@@ -56,7 +56,7 @@ export interface FilingRecord {
   items: string[];
   /** File name of the primary document (may carry EDGAR's `xsl…/` rendering prefix). */
   primaryDocument: string | null;
-  /** File name of the EX-99.1 exhibit where known. */
+  /** File name of the press release exhibit 99.1 where known (`EX-99.1`, `EX-99.01` or `EX-99`: filing/document-types.ts). */
   exhibit991: string | null;
   /** File names of the filing's documents that the source lists (the primary document without its `xsl…/` prefix). */
   documents: string[];
@@ -93,7 +93,7 @@ export interface OwnershipTransaction {
   priceText: string | null;
   /**
    * Whether the price cell is empty and a footnote attached to the line (or its price cell)
-   * states the price per share or unit of the transaction (footnote-price.ts; a conversion or
+   * states the price per share or unit of the transaction (ownership/footnote-price.ts; a conversion or
    * exercise price is not one). False where the price cell holds a price, and for lines read from
    * SEC's Insider Transactions Data Sets, whose footnotes the builder does not read.
    */

@@ -1,14 +1,15 @@
 /**
  * Earnings rows (decisions §6): filings of form 8-K or 8-K/A with item 2.02, "Results of
- * Operations and Financial Condition". The release URL is the EX-99.1 exhibit where the
- * complete submission names it, else the primary document; the fiscal period and figures come
+ * Operations and Financial Condition". The release URL is the press release exhibit 99.1
+ * where a complete submission or index page names it (edgar/filing/document-types.ts), else the
+ * primary document; the fiscal period and figures come
  * from XBRL company facts (see fiscal-periods.ts).
  */
 import type { EarningsRow } from '../rows/types.js';
-import type { CompanyFacts } from '../edgar/company-facts-json.js';
+import type { CompanyFacts } from '../edgar/company/company-facts-json.js';
 import { matchReleasePeriod } from './fiscal-periods.js';
 import { documentUrl } from '../edgar/conventions.js';
-import { EARNINGS_ITEM } from '../edgar/form-8k-items.js';
+import { EARNINGS_ITEM } from '../edgar/filing/form-8k-items.js';
 import type { FilingRecord } from '../edgar/records.js';
 
 /** Whether a filing is an earnings release. */
@@ -17,7 +18,7 @@ export const isEarningsFiling = (f: FilingRecord): boolean => (f.form === '8-K' 
 /**
  * The URL of the release.
  *
- * @returns the EX-99.1 URL, else the primary document's, else null.
+ * @returns the exhibit 99.1 URL, else the primary document's, else null.
  */
 export function releaseUrl(filing: FilingRecord): string | null {
   const document = filing.exhibit991 ?? filing.primaryDocument;

@@ -4,7 +4,7 @@
  * a release filed on a given day reports (decisions §6, earnings `figures`).
  */
 import { daysBetween } from '../edgar/conventions.js';
-import type { CompanyFacts } from '../edgar/company-facts-json.js';
+import type { CompanyFacts } from '../edgar/company/company-facts-json.js';
 import type { EarningsFigures, FiscalPeriod } from '../rows/types.js';
 
 /** The figures' concepts, in order of preference (us-gaap taxonomy). */

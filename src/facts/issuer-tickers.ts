@@ -18,7 +18,7 @@
  */
 import type { InfoTableEntry } from '../edgar/records.js';
 import { coreName, fullName, shareClassOf } from './issuer-names.js';
-import type { TickerMap } from '../edgar/ticker-files.js';
+import type { TickerMap } from '../edgar/company/ticker-files.js';
 
 /** A position's company, and its ticker where one is certain. */
 export interface PositionIssuer {

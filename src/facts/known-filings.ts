@@ -6,7 +6,7 @@
  * 10-K, 10-Q and 8-K from here (decisions §6: `latest_filing_at` is the latest filing known from
  * any input, and a company with no known filing gets no report).
  */
-import type { CompanyFacts } from '../edgar/company-facts-json.js';
+import type { CompanyFacts } from '../edgar/company/company-facts-json.js';
 import { documentUrl, indexUrl } from '../edgar/conventions.js';
 import type { FilingRecord, OwnershipFiling, ThirteenFFiling } from '../edgar/records.js';
 

@@ -5,9 +5,10 @@
  */
 import { open, readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { isSubmissionsFile, parseSubmissions } from '../edgar/submissions-json.js';
+import { isSubmissionsFile, parseSubmissions } from '../edgar/company/submissions-json.js';
+import { informationTable, pressRelease } from '../edgar/filing/document-types.js';
+import { readIndexDocuments } from '../edgar/filing/index-page.js';
 import { archiveLocation, companyFactsLocation, filingIndexLocation, submissionsLocation } from './edgar-paths.js';
-import { informationTable, parseFilingIndex, pressReleaseExhibit } from './filing-index.js';
 import { pagesInWindow, planFilings, type PlannedFiling } from './filing-plan.js';
 import type { FetchTally } from './fetch-summary.js';
 import type { Mirror } from './mirror.js';
@@ -90,8 +91,11 @@ async function fetchFilingDocuments(filing: PlannedFiling, run: CompanyRun): Pro
   if (filing.kind === 'ownership') return;
   const index = await mirror.ensure(filingIndexLocation(filing.cik, filing.accessionNo), 'fixed');
   if (!index) return;
-  const documents = parseFilingIndex(await readFile(index, 'utf8'));
-  const other = filing.kind === 'thirteenF' ? informationTable(documents) : pressReleaseExhibit(documents);
+  // Only documents of the folder itself, by a plain file name: an XSL rendering (`xsl…/name.xml`)
+  // is not downloaded, and a name read from EDGAR never addresses a file outside the folder.
+  const html = await readFile(index, 'utf8');
+  const documents = readIndexDocuments(html, filing.accessionNo).filter((d) => archiveLocation(filing.cik, filing.accessionNo, d.path) !== undefined);
+  const other = (filing.kind === 'thirteenF' ? informationTable(documents) : pressRelease(documents))?.path;
   if (other === undefined) {
     // An 8-K without an exhibit 99.1 has its release in the primary document; a 13F-HR without
     // an information table has no holdings to read.

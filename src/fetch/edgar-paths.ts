@@ -12,7 +12,7 @@
  * under `--out`. A `--base-url` replaces both hosts and keeps the paths.
  */
 import { join, resolve, sep } from 'node:path';
-import { normaliseAccession, padCik } from '../edgar/conventions.js';
+import { SEC_WWW, archivePath, indexPageName, normaliseAccession, padCik, withoutRendering } from '../edgar/conventions.js';
 
 /** Which EDGAR host serves a path. */
 export type EdgarHost = 'www' | 'data';
@@ -25,7 +25,7 @@ export interface EdgarLocation {
 
 /** EDGAR's own origins, used when no `--base-url` is given. */
 export const EDGAR_ORIGINS: Readonly<Record<EdgarHost, string>> = Object.freeze({
-  www: 'https://www.sec.gov',
+  www: SEC_WWW,
   data: 'https://data.sec.gov',
 });
 
@@ -85,7 +85,7 @@ export function companyFactsLocation(cik: string): EdgarLocation {
 export function archiveLocation(cik: string, accessionNo: string, document: string): EdgarLocation | undefined {
   const accession = normaliseAccession(accessionNo);
   if (!accession || !DOCUMENT_NAME.test(document) || document.includes('..')) return undefined;
-  return { host: 'www', path: `/Archives/edgar/data/${Number(cikOf(cik))}/${accession.replace(/-/g, '')}/${document}` };
+  return { host: 'www', path: archivePath(cikOf(cik), accession, document) };
 }
 
 /**
@@ -97,7 +97,7 @@ export function archiveLocation(cik: string, accessionNo: string, document: stri
 export function filingIndexLocation(cik: string, accessionNo: string): EdgarLocation {
   const accession = normaliseAccession(accessionNo);
   if (!accession) throw new TypeError(`not an accession number: ${JSON.stringify(accessionNo)}`);
-  return archiveLocation(cik, accession, `${accession}-index.htm`)!;
+  return archiveLocation(cik, accession, indexPageName(accession))!;
 }
 
 /**
@@ -128,14 +128,13 @@ export function fileOf(root: string, location: EdgarLocation): string {
 }
 
 /**
- * A raw document name from a submissions `primaryDocument`: EDGAR lists Forms 3/4/5 and 13F
- * cover pages by their XSL rendering (`xslF345X05/wk-form4_1723069808.xml`,
- * `xslForm13F_X02/primary_doc.xml`); the raw XML has the same name in the filing folder itself.
+ * A raw document name from a submissions `primaryDocument`, without its XSL rendering folder
+ * (see `withoutRendering` in edgar/conventions.ts).
  *
  * @returns the name without its rendering folder, or undefined when what is left is not a document name.
  */
 export function rawDocumentName(primaryDocument: string): string | undefined {
-  const name = primaryDocument.trim().replace(/^xsl[^/]*\//i, '');
+  const name = withoutRendering(primaryDocument.trim());
   return DOCUMENT_NAME.test(name) && !name.includes('..') ? name : undefined;
 }
 

@@ -6,7 +6,7 @@
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { TickerMap, isTickerFile, parseTickerFile } from '../edgar/ticker-files.js';
+import { TickerMap, isTickerFile, parseTickerFile } from '../edgar/company/ticker-files.js';
 import { fetchBulk } from './bulk-files.js';
 import { fetchCompanies } from './company-files.js';
 import { EdgarClient, StorageError, UserAgentRefusedError } from './edgar-client.js';

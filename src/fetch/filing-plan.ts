@@ -8,11 +8,12 @@
  *   table, found in the filing's index;
  * - 8-K (and amendments) reporting item 2.02, "Results of Operations and Financial Condition"
  *   (SEC Form 8-K General Instructions, Item 2.02): the primary document and the press release
- *   exhibit 99.1, found in the filing's index.
+ *   exhibit 99.1, found in the filing's index by the rule the builder uses (edgar/filing/document-types.ts).
  *
  * Ownership and 13F filings from before EDGAR's XML forms (text filings) have no XML to fetch and
  * are passed over with that reason.
  */
+import { EARNINGS_ITEM } from '../edgar/filing/form-8k-items.js';
 import type { FilingRecord } from '../edgar/records.js';
 import { rawDocumentName, submissionsPageLocation, type EdgarLocation } from './edgar-paths.js';
 
@@ -41,8 +42,6 @@ export interface PassedOver {
 const OWNERSHIP_FORMS = new Set(['3', '3/A', '4', '4/A', '5', '5/A']);
 const THIRTEEN_F_FORMS = new Set(['13F-HR', '13F-HR/A']);
 const EARNINGS_FORMS = new Set(['8-K', '8-K/A']);
-/** Item 2.02 of Form 8-K. */
-const EARNINGS_ITEM = '2.02';
 
 /**
  * The kind of a filing, or undefined when `fetch` does not download it.

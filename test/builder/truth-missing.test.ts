@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'undici';
 import { issuerLookup } from '../../src/facts/issuer-tickers.js';
-import { TickerMap, parseTickerFile } from '../../src/edgar/ticker-files.js';
+import { TickerMap, parseTickerFile } from '../../src/edgar/company/ticker-files.js';
 import { listen } from '../../src/server.js';
 import { HAND_CHECKED_13F_TICKERS } from '../fixtures/thirteenf-tickers.js';
 import { AS_OF_2022, rawFiles, rawJson, rawText, realBuild, secDataSkip as skip } from '../helpers/real-build.js';

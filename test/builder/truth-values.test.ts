@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { itemsFromTitles } from '../../src/edgar/form-8k-items.js';
+import { itemsFromTitles } from '../../src/edgar/filing/form-8k-items.js';
 import { AS_OF_2022, rawFiles, rawJson, rawText, realBuild, secDataSkip as skip } from '../helpers/real-build.js';
 import { exactCents, rawTrades } from '../helpers/raw-ownership.js';
 import { easternDigitsToUtc, hoursBehindUtc } from '../helpers/us-eastern.js';

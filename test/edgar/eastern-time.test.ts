@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { easternToUtc, edgarEasternToIso } from '../../src/edgar/eastern-time.js';
-import { decideSubmissionsClock, readWritten } from '../../src/edgar/submissions-clock.js';
+import { decideSubmissionsClock, readWritten } from '../../src/edgar/company/submissions-clock.js';
 import { easternDigitsToUtc, hoursBehindUtc } from '../helpers/us-eastern.js';
 
 test('EDGAR times in all three forms are Eastern and come out in UTC', () => {

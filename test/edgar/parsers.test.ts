@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { accessionFromName, documentUrl, indexUrl, isoDate, normaliseTicker, padCik } from '../../src/edgar/conventions.js';
-import { parseOwnershipXml } from '../../src/edgar/ownership-xml.js';
+import { parseOwnershipXml } from '../../src/edgar/ownership/ownership-xml.js';
 import { ownerRole } from '../../src/facts/owner-role.js';
-import { parseCompleteSubmission } from '../../src/edgar/sgml.js';
-import { itemsFromTitles } from '../../src/edgar/form-8k-items.js';
-import { parseCoverPage, parseInfoTable } from '../../src/edgar/thirteenf-xml.js';
+import { parseCompleteSubmission } from '../../src/edgar/filing/sgml.js';
+import { itemsFromTitles } from '../../src/edgar/filing/form-8k-items.js';
+import { parseCoverPage, parseInfoTable } from '../../src/edgar/thirteenf/thirteenf-xml.js';
 
 const fixture = (name: string): string => readFileSync(join(import.meta.dirname, '../fixtures/build', name), 'utf8');
 

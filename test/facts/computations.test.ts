@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_CLUSTER_RULE, isClusterBuying } from '../../src/facts/cluster.js';
-import type { CompanyFacts, Fact } from '../../src/edgar/company-facts-json.js';
+import type { CompanyFacts, Fact } from '../../src/edgar/company/company-facts-json.js';
 import { matchReleasePeriod } from '../../src/facts/fiscal-periods.js';
 import { applyAmendments, computeInsiderRows } from '../../src/facts/insiders.js';
 import type { InfoTableEntry, OwnershipFiling, OwnershipTransaction, ThirteenFFiling } from '../../src/edgar/records.js';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { coreName, fullName, shareClassOf } from '../../src/facts/issuer-names.js';
 import { issuerLookup } from '../../src/facts/issuer-tickers.js';
-import { TickerMap } from '../../src/edgar/ticker-files.js';
+import { TickerMap } from '../../src/edgar/company/ticker-files.js';
 
 test('names compare without state suffixes, legal forms, punctuation or spelling differences', () => {
   assert.equal(coreName('DANAHER CORP /DE/'), coreName('Danaher Corporation'));

@@ -114,3 +114,18 @@ test('after fetch, an 8-K 2.02\'s release_url is the EX-99.1 that its -index.htm
   const [fallback] = await earnings('without-index');
   assert.equal(fallback?.release_url, 'https://www.sec.gov/Archives/edgar/data/1234567/000123456724000005/eqfx-20240425.htm');
 });
+
+test('a release typed EX-99.01 is downloaded by fetch and linked by build, one rule for both', async (t) => {
+  const { replay, out, options } = await fixtureRun(t);
+  replay.set('/Archives/edgar/data/1234567/000123456724000005/0001234567-24-000005-index.htm', EQFX_8K_INDEX.replace('>EX-99.1<', '>EX-99.01<'));
+  await runFetch(options());
+  assert.ok(existsSync(join(out, 'Archives/edgar/data/1234567/000123456724000005/eqfx-ex991.htm')), 'fetch downloads the EX-99.01');
+  const snapshots = await mkdtemp(join(tmpdir(), 'eqf-fetch-snap-'));
+  t.after(() => rm(snapshots, { recursive: true, force: true }));
+  const result = await buildSnapshot({
+    from: out, out: snapshots, asOf: '2024-12-31', windowDays: 36_600, filingsDays: 36_600, version: 'ex-99-01', publish: false,
+    now: () => new Date('2025-01-02T00:00:00Z'), log: () => {}, progress: false,
+  });
+  const [row] = (await readFile(join(result.dir, 'earnings.ndjson'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { release_url: string });
+  assert.equal(row?.release_url, 'https://www.sec.gov/Archives/edgar/data/1234567/000123456724000005/eqfx-ex991.htm');
+});

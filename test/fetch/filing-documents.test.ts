@@ -1,47 +1,18 @@
 /**
- * What `fetch` reads to decide what to download: filing index pages (the real Adobe 8-K index
- * and a real Form 4 index from sec-data, and 13F rows written in EDGAR's layout) and the
- * submissions JSON (the real Tesla file).
+ * What `fetch` reads to decide what to download: the submissions JSON (the real Tesla file). The
+ * filing index pages it reads for the press release and the information table are read by the
+ * builder's reader (test/edgar/filing/index-page.test.ts).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseSubmissions } from '../../src/edgar/submissions-json.js';
-import { informationTable, parseFilingIndex, pressReleaseExhibit } from '../../src/fetch/filing-index.js';
+import { parseSubmissions } from '../../src/edgar/company/submissions-json.js';
 import { filingKind, pagesInWindow, planFilings } from '../../src/fetch/filing-plan.js';
 import { SEC_DATA } from '../helpers/edgar-replay.js';
 
 const skip = existsSync(SEC_DATA) ? false : `skipped: the EDGAR test set ${SEC_DATA} is absent (set EQF_SEC_DATA)`;
-
-test(skip ? `real index pages (${skip})` : 'the real Adobe 8-K index names EX-99.1 adbeex991q123.htm; a Form 4 index lists its XML once, without the XSL rendering', { skip }, async () => {
-  const adobe = parseFilingIndex(await readFile(join(SEC_DATA, '8k/adobe_2023-03-15_item2.02/0000796343-23-000044-index.html'), 'utf8'));
-  assert.deepEqual(adobe.slice(0, 3).map((d) => [d.name, d.type]), [['adbe-20230315.htm', '8-K'], ['adbeex991q123.htm', 'EX-99.1'], ['image.jpg', 'GRAPHIC']]);
-  assert.equal(pressReleaseExhibit(adobe), 'adbeex991q123.htm');
-  assert.ok(adobe.some((d) => d.name === 'adbe-20230315.xsd' && d.type === 'EX-101.SCH'), 'the Data Files table is read too');
-  const form4 = parseFilingIndex(await readFile(join(SEC_DATA, 'other/filing_index/0001609804-0000950142-22-003095-index.html'), 'utf8'));
-  assert.deepEqual(form4.map((d) => d.name), ['es220296680_4-davis.xml', '0000950142-22-003095.txt']);
-  assert.equal(pressReleaseExhibit(form4), undefined);
-});
-
-test('a 13F-HR index gives the raw information table, not its rendering; an 8-K may number its release EX-99.01', () => {
-  const row = (href: string, text: string, type: string) => `<tr><td>1</td><td>d</td><td><a href="${href}">${text}</a></td><td>${type}</td><td>1</td></tr>`;
-  const html = `<table class="tableFile" summary="Document Format Files">
-    ${row('/Archives/edgar/data/1/000000000124000001/xslForm13F_X02/primary_doc.xml', 'primary_doc.html', '13F-HR')}
-    ${row('/Archives/edgar/data/1/000000000124000001/primary_doc.xml', 'primary_doc.xml', '13F-HR')}
-    ${row('/Archives/edgar/data/1/000000000124000001/xslForm13F_X02/infotable.xml', 'infotable.html', 'INFORMATION TABLE')}
-    ${row('/Archives/edgar/data/1/000000000124000001/infotable.xml', 'infotable.xml', 'INFORMATION TABLE')}
-    ${row('/Archives/edgar/data/1/000000000124000001/../../evil.xml', 'evil', 'INFORMATION TABLE')}
-    ${row('/ix?doc=/Archives/edgar/data/1/000000000124000001/ex99.htm', 'ex99.htm', 'EX-99.01')}
-  </table>`;
-  const documents = parseFilingIndex(html);
-  assert.deepEqual(documents.map((d) => d.name), ['primary_doc.xml', 'infotable.xml', 'evil.xml', 'ex99.htm']);
-  assert.equal(informationTable(documents), 'infotable.xml');
-  assert.equal(pressReleaseExhibit(documents), 'ex99.htm');
-  assert.deepEqual(parseFilingIndex('<html>Not Found</html>'), []);
-  assert.equal(informationTable([]), undefined);
-});
 
 test('fetch takes Forms 3/4/5, 13F-HR and 8-Ks with item 2.02, and nothing else', () => {
   for (const form of ['3', '4', '5', '4/A']) assert.equal(filingKind(form, []), 'ownership');

@@ -3,7 +3,7 @@
  * company_tickers_exchange.json (`{"fields":[…],"data":[[cik,name,ticker,exchange],…]}`), as
  * published at https://www.sec.gov/files/. A company's primary ticker is its first entry.
  */
-import { normaliseTicker, padCik } from './conventions.js';
+import { normaliseTicker, padCik } from '../conventions.js';
 
 /** One ticker entry. */
 export interface TickerEntry {

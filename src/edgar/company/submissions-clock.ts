@@ -18,7 +18,7 @@
  *    placeholder for an unknown time in old filings, are left out;
  * 3. without evidence, the file is read as it is written (UTC), and the manifest says so.
  */
-import { edgarEasternToIso } from './eastern-time.js';
+import { edgarEasternToIso } from '../eastern-time.js';
 
 /** The clock of one file and what decided it. */
 export interface SubmissionsClock {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { statesTransactionPrice } from '../../src/edgar/footnote-price.js';
+import { statesTransactionPrice } from '../../../src/edgar/ownership/footnote-price.js';
 
 test('a footnote that gives the price per share or unit of the transaction states its price', () => {
   // Chemomab's Form 4 of 2021 (accession 0001209191-21-021966), footnote F3, as filed.

@@ -4,9 +4,9 @@
  * http://www.sec.gov/edgar/document/thirteenf/informationtable, default or prefixed), per the
  * SEC's Form 13F XML Technical Specification.
  */
-import { isoDate, padCik } from './conventions.js';
-import type { InfoTableEntry } from './records.js';
-import { child, children, parseXml, text, xmlNumber, type XmlNode } from './xml.js';
+import { isoDate, padCik } from '../conventions.js';
+import type { InfoTableEntry } from '../records.js';
+import { child, children, parseXml, text, xmlNumber, type XmlNode } from '../xml.js';
 
 /** The facts of a 13F cover page. */
 export interface CoverPage {

@@ -5,10 +5,10 @@
  * the same records as the filing's ownership XML gives (ownership-xml.ts). Values are text as
  * filed; dates `DD-MON-YYYY`.
  */
-import { normaliseAccession, normaliseTicker, padCik } from './conventions.js';
-import type { OwnershipTransaction, ReportingOwner } from './records.js';
-import { dataSetDate, type TsvColumns } from './tsv.js';
-import { xmlBoolean, xmlNumber } from './xml.js';
+import { normaliseAccession, normaliseTicker, padCik } from '../conventions.js';
+import type { OwnershipTransaction, ReportingOwner } from '../records.js';
+import { dataSetDate, type TsvColumns } from '../datasets/tsv.js';
+import { xmlBoolean, xmlNumber } from '../xml.js';
 
 /** A SUBMISSION row: the filing and its issuer. */
 export interface InsiderSubmission {

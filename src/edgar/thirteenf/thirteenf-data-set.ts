@@ -4,10 +4,10 @@
  * signature date) and INFOTABLE (one row per information-table entry), read into the same
  * records as the filing's cover page and information table XML give (thirteenf-xml.ts).
  */
-import { normaliseAccession, padCik } from './conventions.js';
-import type { InfoTableEntry } from './records.js';
-import { dataSetDate, type TsvColumns } from './tsv.js';
-import { xmlNumber } from './xml.js';
+import { normaliseAccession, padCik } from '../conventions.js';
+import type { InfoTableEntry } from '../records.js';
+import { dataSetDate, type TsvColumns } from '../datasets/tsv.js';
+import { xmlNumber } from '../xml.js';
 
 /** A SUBMISSION row. */
 export interface ThirteenFSubmission {

@@ -4,8 +4,8 @@
  * documents it holds, and each company named with its profile. The page is EDGAR's own
  * template, so its fields are found by the template's class names and labels.
  */
-import { edgarEasternToIso } from './eastern-time.js';
-import { isoDate, normaliseAccession, padCik } from './conventions.js';
+import { edgarEasternToIso } from '../eastern-time.js';
+import { accessionFolder, isoDate, normaliseAccession, padCik } from '../conventions.js';
 import type { HeaderCompany } from './sgml.js';
 
 /** What an index page says about a filing. */
@@ -19,14 +19,24 @@ export interface IndexPage {
   periodOfReport: string | null;
   /** Item numbers of an 8-K, in order. */
   items: string[];
-  /**
-   * The documents of the filing in page order (the complete submission `.txt` left out): EDGAR's
-   * document type and the row's link target inside the filing folder. The target, not the name
-   * shown: an ownership or 13F XML document is listed twice, first as its XSL rendering, shown as
-   * `name.html` but linked as `xslF345X03/name.xml`, then raw as `name.xml`.
-   */
-  documents: { type: string; path: string }[];
+  /** The documents of the filing, as {@link readIndexDocuments} reads them. */
+  documents: IndexedDocument[];
   companies: HeaderCompany[];
+}
+
+/**
+ * One document row of an index page ("Document Format Files" and "Data Files" tables): EDGAR's
+ * document type and the row's link target inside the filing folder. The target, not the name
+ * shown: an ownership or 13F XML document is listed twice, first as its XSL rendering, shown as
+ * `name.html` but linked as `xslF345X03/name.xml`, then raw as `name.xml`.
+ */
+export interface IndexedDocument {
+  /** EDGAR's document type as the page writes it: `8-K`, `EX-99.1`, `13F-HR`, `INFORMATION TABLE`, `GRAPHIC`, … */
+  type: string;
+  /** The path inside the filing folder: a file name, or `<rendering folder>/<file name>`. */
+  path: string;
+  /** The row's description, `''` where it has none. */
+  description: string;
 }
 
 /** Whether `html` is an EDGAR filing index page. */
@@ -49,22 +59,36 @@ export function parseIndexPage(html: string): IndexPage {
   };
   const filedAt = isoDate(info('Filing Date'));
   if (!accessionNo || !form || !filedAt) throw new Error('index page without accession number, form or filing date');
-  const documents: IndexPage['documents'] = [];
-  for (const [, row] of html.matchAll(/<tr[^>]*>\s*((?:<td[^>]*>[\s\S]*?<\/td>\s*){5})<\/tr>/g)) {
-    const cells = [...row!.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((c) => c[1]!);
-    const path = linkTarget(cells[2] ?? '', accessionNo);
-    const type = decode(cells[3] ?? '');
-    if (path && type && path !== `${accessionNo}.txt`) documents.push({ type, path });
-  }
   return {
     accessionNo, form, filedAt,
     acceptedAt: edgarEasternToIso(info('Accepted')) ?? null,
     periodOfReport: isoDate(info('Period of Report')) ?? null,
     items: [...(info('Items') ?? '').matchAll(/Item (\d{1,2}\.\d\d)/g)].map((m) => m[1]!),
-    documents,
+    documents: readIndexDocuments(html, accessionNo),
     companies: [...html.matchAll(/<span class="companyName">([\s\S]*?)<\/span>\s*<p class="identInfo">([\s\S]*?)<\/p>/g)].map(readCompany)
       .filter((c): c is HeaderCompany => c !== undefined),
   };
+}
+
+/**
+ * Reads the document rows of an index page, for callers that know the accession number already
+ * (`fetch` reads the page only for its documents).
+ *
+ * @param html - the page.
+ * @param accessionNo - the filing's dashed accession number: a row counts only where its link
+ *   opens a document of that filing's folder.
+ * @returns the documents in page order, the complete submission `.txt` (a row without a type)
+ *   left out; [] when the page has no document table (EDGAR's "Not Found" page).
+ */
+export function readIndexDocuments(html: string, accessionNo: string): IndexedDocument[] {
+  const documents: IndexedDocument[] = [];
+  for (const [, row] of html.matchAll(/<tr[^>]*>\s*((?:<td[^>]*>[\s\S]*?<\/td>\s*){5})<\/tr>/g)) {
+    const cells = [...row!.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((c) => c[1]!);
+    const path = linkTarget(cells[2] ?? '', accessionNo);
+    const type = decode(cells[3] ?? '');
+    if (path && type && path !== `${accessionNo}.txt`) documents.push({ type, path, description: decode(cells[1] ?? '') });
+  }
+  return documents;
 }
 
 /**
@@ -77,7 +101,7 @@ function linkTarget(cell: string, accessionNo: string): string | undefined {
   const href = /href="([^"]*)"/i.exec(cell)?.[1];
   if (href === undefined) return undefined;
   const url = href.replace(/&amp;/g, '&').replace(/^\/ix\?doc=/, '').split(/[?#]/)[0]!;
-  const folder = `/${accessionNo.replace(/-/g, '')}/`;
+  const folder = `/${accessionFolder(accessionNo)}/`;
   const at = url.indexOf(folder);
   if (at === -1) return undefined;
   let path: string;

@@ -5,7 +5,7 @@
  * kept, and every filing that reported any fact (accession number, form, filing date):
  * company facts are a list of the company's 10-K, 10-Q and other XBRL filings too.
  */
-import { isoDate, normaliseAccession, padCik } from './conventions.js';
+import { isoDate, normaliseAccession, padCik } from '../conventions.js';
 
 /** One reported value. */
 export interface Fact {

@@ -6,10 +6,10 @@
  * The XML carries neither accession number nor filing date; the caller supplies them (the
  * signature date stands in where no input gives the filing date).
  */
-import { isoDate, normaliseTicker, padCik } from './conventions.js';
+import { isoDate, normaliseTicker, padCik } from '../conventions.js';
 import { statesTransactionPrice } from './footnote-price.js';
-import type { OwnershipFiling, OwnershipTransaction, ReportingOwner } from './records.js';
-import { child, children, parseXml, text, xmlBoolean, xmlNumber, type XmlNode, type XmlValue } from './xml.js';
+import type { OwnershipFiling, OwnershipTransaction, ReportingOwner } from '../records.js';
+import { child, children, parseXml, text, xmlBoolean, xmlNumber, type XmlNode, type XmlValue } from '../xml.js';
 
 /** Whether `xml` is an ownershipDocument (cheap test on the text). */
 export const isOwnershipXml = (xml: string): boolean => xml.includes('<ownershipDocument');

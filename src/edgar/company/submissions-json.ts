@@ -3,8 +3,8 @@
  * set of parallel arrays) and its older pages `CIK##########-submissions-NNN.json` (the same
  * arrays at the top level; the CIK comes from the file name).
  */
-import { isoDate, normaliseAccession, normaliseTicker, padCik } from './conventions.js';
-import type { Company, FilingRecord } from './records.js';
+import { isoDate, normaliseAccession, normaliseTicker, padCik, withoutRendering } from '../conventions.js';
+import type { Company, FilingRecord } from '../records.js';
 
 /** What one submissions file holds. */
 export interface SubmissionsFile {
@@ -80,7 +80,7 @@ function readColumns(columns: Columns, cik: string, name: string | null, company
       items: at('items', i).split(',').map((s) => s.trim()).filter((s) => s !== ''),
       primaryDocument: at('primaryDocument', i) || null,
       exhibit991: null,
-      documents: at('primaryDocument', i) ? [at('primaryDocument', i).replace(/^xsl[^/]*\//, '')] : [],
+      documents: at('primaryDocument', i) ? [withoutRendering(at('primaryDocument', i))] : [],
       source: 'submissions',
     };
     records.push(record);

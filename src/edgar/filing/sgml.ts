@@ -5,9 +5,9 @@
  * Dissemination Service specification, SGML submissions). The header is read line by line;
  * an embedded `<XML>` payload is handed on as text for the XML parser.
  */
-import { edgarEasternToIso } from './eastern-time.js';
-import { isoDate, normaliseAccession, padCik } from './conventions.js';
-import type { HeaderProfile } from './records.js';
+import { edgarEasternToIso } from '../eastern-time.js';
+import { isoDate, normaliseAccession, padCik } from '../conventions.js';
+import type { HeaderProfile } from '../records.js';
 
 /** The header facts of a complete submission. */
 export interface SubmissionHeader {
