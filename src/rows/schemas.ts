@@ -140,7 +140,7 @@ export const EARNINGS_ROW = obj({
   form: oneOf(['8-K', '8-K/A'], 'form type'),
   accession_no: accessionNo(),
   filed_at: date('filing date'),
-  release_url: str('the EX-99.1 press release where known, else the primary document'),
+  release_url: str('the press release exhibit where known (EX-99.1, else one typed EX-99.01 or EX-99), else the primary document'),
   fiscal_year: nullable(int('fiscal year the release reports', 1900)),
   fiscal_period: fiscalPeriod,
   figures,
