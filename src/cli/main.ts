@@ -38,7 +38,7 @@ usage:
 Every command and subcommand takes --help.
 
 serve settings (flag, environment variable, default):
-${SERVE_ROWS.map(({ setting: s }) => `  ${(s.flag ? `--${s.flag}` : '').padEnd(24)} ${s.env.padEnd(26)} ${plainDefault(s)}`).join('\n')}
+${SERVE_ROWS.map(({ setting: s }) => `  ${(s.flag ? `--${s.flag}` : '').padEnd(26)} ${s.env.padEnd(28)} ${plainDefault(s)}`).join('\n')}
 
 signals while serving: SIGHUP reloads snapshot and keys (and reopens the access log file); SIGUSR2
 toggles a forced-open breaker; SIGTERM/SIGINT fail /readyz (503) and keep serving for

@@ -20,14 +20,19 @@ export interface ServeConfig extends ListenOptions, OptionsOf<typeof SERVE_SETTI
 /** A usage problem with the serve flags or environment. */
 export class ServeUsageError extends Error {}
 
+/** The columns of `serve --help`: flag with its value's name, variable, what it does and its default. */
+const USAGE_COLUMNS = SERVE_ROWS.map(({ setting: s }) => [s.flag ? `--${s.flag} ${s.placeholder ?? 'N'}` : '', s.env, `${s.help}; default ${plainDefault(s)}`] as const);
+const FLAG_WIDTH = Math.max(...USAGE_COLUMNS.map(([flag]) => flag.length));
+const ENV_WIDTH = Math.max(...USAGE_COLUMNS.map(([, env]) => env.length));
+
 /** Usage of `serve`, with every setting (printed by `serve --help` and with a usage error). */
 export const SERVE_USAGE = `usage: equity-facts serve [flags]
 
 Serves the API from the snapshots folder with the keys file. A flag wins over its environment
 variable, which wins over the default.
 
-${SERVE_ROWS.map(({ setting: s }) => `  ${(s.flag ? `--${s.flag} ${s.placeholder ?? 'N'}` : '').padEnd(27)} ${s.env.padEnd(26)} ${s.help}; default ${plainDefault(s)}`).join('\n')}
-  -h, --help                  this text
+${USAGE_COLUMNS.map(([flag, env, what]) => `  ${flag.padEnd(FLAG_WIDTH)}  ${env.padEnd(ENV_WIDTH)}  ${what}`).join('\n')}
+  ${'-h, --help'.padEnd(FLAG_WIDTH)}  this text
 
 signals: SIGHUP reloads snapshot and keys (and reopens the access log file); SIGUSR2 toggles a
 forced-open breaker; SIGTERM/SIGINT fail /readyz (503), keep serving for --shutdown-delay-ms (a
