@@ -7,10 +7,9 @@
  *
  * Usage: `tsx scripts/readme-examples.ts` (prints every example) or `tsx scripts/readme-examples.ts --write`.
  */
-import { readFile, writeFile } from 'node:fs/promises';
 import { request } from 'undici';
 import { listen } from '../src/server.js';
-import { PACKAGE_ROOT } from '../src/options.js';
+import { writeBetween } from './markers.js';
 
 const SIGNAL = 'eqf_TGMBlooxG3NRmHZxrwbVrQdZddQ55rhT0BewZu';
 const FREE = 'eqf_O4fTdfnqXNNdQMMAlCyNfYImM75IxpsU3jZ1Yj';
@@ -57,16 +56,6 @@ function compact(value: unknown, indent = ''): string {
   if (Array.isArray(value)) return `[\n${value.map((item) => `${inner}${compact(item, inner)}`).join(',\n')}\n${indent}]`;
   const entries = Object.entries(value).map(([k, v]) => `${inner}${JSON.stringify(k)}: ${compact(v, inner)}`);
   return `{\n${entries.join(',\n')}\n${indent}}`;
-}
-
-/** Replaces what lies between `<!-- name:start -->` and `<!-- name:end -->` in a file of the package. */
-async function writeBetween(path: string, name: string, markdown: string): Promise<void> {
-  const file = `${PACKAGE_ROOT}${path}`;
-  const text = await readFile(file, 'utf8');
-  const start = text.indexOf(`<!-- ${name}:start -->`);
-  const end = text.indexOf(`<!-- ${name}:end -->`);
-  if (start === -1 || end === -1) throw new Error(`${path} has no ${name} markers`);
-  await writeFile(file, `${text.slice(0, start)}<!-- ${name}:start -->\n${markdown}\n${text.slice(end)}`);
 }
 
 async function main(): Promise<void> {

@@ -1,6 +1,6 @@
 /**
  * `listen(options)`: the API on its own `node:http` server. A thin wrapper around
- * {@link createHandler} and the connection layer (decisions §12): a cap on open connections,
+ * {@link createHandler} and the connection layer (docs/api.md §12): a cap on open connections,
  * timeouts for slow clients, and a graceful stop that answers every request received.
  */
 import { createServer, type Server } from 'node:http';
@@ -10,18 +10,14 @@ import { Connections, type StopReport } from './http/connections.js';
 import { CONNECTION_OPTION_NAMES, resolveConnectionOptions, type ConnectionOptions } from './http/connection-options.js';
 import { HANDLER_OPTION_NAMES, checkOptionNames, defaultLog, type HandlerOptions } from './options.js';
 import { listenMetrics, type MetricsListener } from './ops/metrics-server.js';
+import { checkSettings, type OptionsOf } from './settings/setting.js';
+import { LISTEN_SETTINGS } from './settings/table.js';
 
-/** Options of {@link listen}: the handler's, the connection layer's, and where to listen. */
-export interface ListenOptions extends HandlerOptions, ConnectionOptions {
-  /** TCP port; 0 picks a free one. Default 8080. */
-  port?: number;
-  /** Interface address. Default `127.0.0.1` (loopback only). */
-  host?: string;
-  /** Serves Prometheus `/metrics` on this port, its own listener (decisions §12); turns `metrics` on. Default: none. */
-  metricsPort?: number;
-  /** Address of the metrics listener. Default `127.0.0.1`. */
-  metricsHost?: string;
-}
+/**
+ * Options of {@link listen}: the handler's, the connection layer's, and where to listen
+ * (`port`, `host`, `metricsPort`, `metricsHost`: see {@link LISTEN_SETTINGS}).
+ */
+export interface ListenOptions extends HandlerOptions, ConnectionOptions, OptionsOf<typeof LISTEN_SETTINGS> {}
 
 /** A running server. */
 export interface RunningServer {
@@ -32,7 +28,7 @@ export interface RunningServer {
   /** `http://host:port` of the metrics listener, when `metricsPort` was given. */
   readonly metricsUrl: string | undefined;
   /**
-   * Stops gracefully (decisions §12): stops accepting, answers every request already received
+   * Stops gracefully (docs/api.md §12): stops accepting, answers every request already received
    * (pipelined ones included), closes keep-alive connections after their last answer, and
    * after `shutdownTimeoutMs` closes whatever is left; then releases the handler's timers and
    * watches. From the call on, `/readyz` answers 503 (`Handler.drain`). Calling it again returns
@@ -50,8 +46,8 @@ export interface RunningServer {
  */
 const IDLE_GRACE_MS = 1000;
 
-/** Options of listen() itself, beside the handler's and the connection layer's. */
-const LISTEN_OPTION_NAMES = ['port', 'host', 'metricsPort', 'metricsHost'] as const;
+/** Every option name of {@link listen}. */
+const LISTEN_OPTION_NAMES: readonly string[] = Object.freeze([...Object.keys(LISTEN_SETTINGS), ...CONNECTION_OPTION_NAMES, ...HANDLER_OPTION_NAMES]);
 
 /**
  * Loads the snapshot and keys, then listens.
@@ -61,17 +57,10 @@ const LISTEN_OPTION_NAMES = ['port', 'host', 'metricsPort', 'metricsHost'] as co
  */
 export async function listen(options: ListenOptions = {}): Promise<RunningServer> {
   if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
-  checkOptionNames(options, [...LISTEN_OPTION_NAMES, ...CONNECTION_OPTION_NAMES, ...HANDLER_OPTION_NAMES], 'listen option');
-  const {
-    port = 8080, host = '127.0.0.1', maxConnections, headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, shutdownTimeoutMs,
-    unsentHighWaterBytes, sendTimeoutMs, metricsPort, metricsHost = '127.0.0.1', ...handlerOptions
-  } = options;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TypeError('port must be a whole number from 0 to 65535');
-  if (typeof host !== 'string' || host.length === 0) throw new TypeError('host must be a non-empty string');
-  if (metricsPort !== undefined && (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65535)) throw new TypeError('metricsPort must be a whole number from 0 to 65535');
-  const limits = resolveConnectionOptions({
-    maxConnections, headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, shutdownTimeoutMs, unsentHighWaterBytes, sendTimeoutMs,
-  });
+  checkOptionNames(options, LISTEN_OPTION_NAMES, 'listen option');
+  const { port, host, metricsPort, metricsHost } = checkSettings(LISTEN_SETTINGS, options);
+  const limits = resolveConnectionOptions(options);
+  const handlerOptions: HandlerOptions = Object.fromEntries(Object.entries(options).filter(([name]) => (HANDLER_OPTION_NAMES as readonly string[]).includes(name)));
   const handler = createHandler(metricsPort === undefined ? handlerOptions : { ...handlerOptions, metrics: true });
   try {
     await handler.ready;
@@ -88,7 +77,7 @@ export async function listen(options: ListenOptions = {}): Promise<RunningServer
     sendCheckIntervalMs: limits.sendCheckIntervalMs,
   });
   // Host and Expect are checked by the handler, so that their refusals come in the envelope; a
-  // 100 Continue is never sent, since no body is ever read (decisions §12).
+  // 100 Continue is never sent, since no body is ever read (docs/api.md §12).
   const server = createServer({
     requireHostHeader: false,
     headersTimeout: limits.headersTimeoutMs,

@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { access, readFile, readdir } from 'node:fs/promises';
 import { parseKeysFile } from '../src/keys/keys-file.js';
-import { SERVE_SETTINGS } from '../src/cli/serve-config.js';
+import { SERVE_ROWS, settingsMarkdown } from '../src/settings/table.js';
+import { between } from '../scripts/markers.js';
 import { PLANS } from '../src/plans.js';
 
 const root = new URL('../', import.meta.url);
@@ -35,9 +36,10 @@ test('every demo key in the README is in keys.demo.json with the plan and status
   }
 });
 
-test('the configuration table of docs/operating.md lists every serve setting', async () => {
+test('the configuration tables of docs/operating.md are the ones the settings table generates (npx tsx scripts/settings-table.ts --write)', async () => {
   const operating = await read('docs/operating.md');
-  for (const setting of SERVE_SETTINGS) {
+  assert.equal(between(operating, 'settings', 'docs/operating.md'), settingsMarkdown());
+  for (const { setting } of SERVE_ROWS) {
     assert.ok(operating.includes(`\`${setting.env}\``), setting.env);
     if (setting.flag) assert.ok(operating.includes(`\`--${setting.flag}\``), setting.flag);
   }

@@ -18,6 +18,7 @@ import { PACKAGE_VERSION } from '../version.js';
 import type { LogSink } from '../ops/logger.js';
 import type { ServeConfig } from './serve-config.js';
 import { logFirstScreen } from './first-screen.js';
+import { LISTEN_SETTINGS, LOOPBACK, SERVE_SETTINGS } from '../settings/table.js';
 
 /** A primary's request for a worker's metrics, and the answer. */
 interface MetricsMessage {
@@ -45,7 +46,7 @@ const METRICS_WAIT_MS = 2000;
  * @returns the exit code: 0 after a drain, 1 when a worker could not start.
  */
 export async function runPrimary(config: ServeConfig, log: LogSink): Promise<number> {
-  const count = config.workers ?? 1;
+  const count = config.workers ?? SERVE_SETTINGS.workers.default;
   // Without Redis the primary's buckets are the only ones: every worker asks them.
   const limiter = config.redisUrl === undefined ? new Limiter() : undefined;
   const listening = new Set<number>();
@@ -72,7 +73,7 @@ export async function runPrimary(config: ServeConfig, log: LogSink): Promise<num
       log(`worker ${worker.id} (pid ${worker.process.pid}) serving`);
       if (announced || listening.size < count || address === undefined) return;
       announced = true;
-      const host = address.address === null || address.address === undefined ? '127.0.0.1' : address.address.includes(':') ? `[${address.address}]` : address.address;
+      const host = address.address === null || address.address === undefined ? LOOPBACK : address.address.includes(':') ? `[${address.address}]` : address.address;
       const where = limiter ? 'limits held by the primary' : 'limits shared through Redis';
       const { port } = address;
       void startMetrics().then(() => {
@@ -132,7 +133,7 @@ export async function runPrimary(config: ServeConfig, log: LogSink): Promise<num
       const own = new prom.Registry();
       processMetrics(prom, own);
       new prom.Gauge({ name: 'eqf_limiter_keys', help: 'Keys with bucket state in memory.', registers: [own], collect() { this.set(limiter?.size ?? 0); } });
-      metricsListener = await listenMetrics(config.metricsPort, config.metricsHost ?? '127.0.0.1', async () => {
+      metricsListener = await listenMetrics(config.metricsPort, config.metricsHost ?? LISTEN_SETTINGS.metricsHost.default, async () => {
         const parts = await Promise.all(Object.values(cluster.workers ?? {}).flatMap((w) => (w?.isConnected() ? [workerMetrics(w)] : [])));
         parts.push(await own.getMetricsAsJSON() as unknown[]);
         const registry = prom.AggregatorRegistry.aggregate(parts as Parameters<typeof prom.AggregatorRegistry.aggregate>[0]);

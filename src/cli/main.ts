@@ -10,7 +10,8 @@ import { PACKAGE_VERSION } from '../version.js';
 import { runKeysCommand } from '../keys/keys-command.js';
 import { CONNECTION_DEFAULTS } from '../http/connection-options.js';
 import { didYouMean } from '../suggest.js';
-import { SERVE_SETTINGS, SERVE_USAGE, ServeUsageError, readServeConfig } from './serve-config.js';
+import { SERVE_USAGE, ServeUsageError, readServeConfig } from './serve-config.js';
+import { LISTEN_SETTINGS, SERVE_ROWS, SERVE_SETTINGS, plainDefault } from '../settings/table.js';
 import { WORKER_READY, answerMetricsRequests, runPrimary } from './cluster.js';
 import { IpcStore } from '../guard/ipc-store.js';
 import { openAccessLog } from '../ops/access-log.js';
@@ -23,7 +24,7 @@ const COMMANDS = ['serve', 'keys', 'build', 'fetch', 'help', 'version'];
 const HELP = `equity-facts ${PACKAGE_VERSION}: factual U.S. equity data from SEC EDGAR over HTTP/JSON
 
 usage:
-  equity-facts serve [--port 8080] [--host 127.0.0.1] [--snapshots DIR] [--keys FILE] [--workers N]
+  equity-facts serve [--port ${LISTEN_SETTINGS.port.default}] [--host ${LISTEN_SETTINGS.host.default}] [--snapshots DIR] [--keys FILE] [--workers N]
                     [--redis-url URL] [--access-log stdout|off|FILE] [--metrics-port P] [...]
   equity-facts keys add --file F --plan P --account A [--label L] [--no-api-plan]
   equity-facts keys list --file F
@@ -37,11 +38,11 @@ usage:
 Every command and subcommand takes --help.
 
 serve settings (flag, environment variable, default):
-${SERVE_SETTINGS.map((s) => `  ${(s.flag ? `--${s.flag}` : '').padEnd(24)} ${s.env.padEnd(26)} ${s.fallback}`).join('\n')}
+${SERVE_ROWS.map(({ setting: s }) => `  ${(s.flag ? `--${s.flag}` : '').padEnd(26)} ${s.env.padEnd(28)} ${plainDefault(s)}`).join('\n')}
 
 signals while serving: SIGHUP reloads snapshot and keys (and reopens the access log file); SIGUSR2
 toggles a forced-open breaker; SIGTERM/SIGINT fail /readyz (503) and keep serving for
---shutdown-delay-ms (0; a second signal ends it), then stop accepting, answer every request received,
+--shutdown-delay-ms (${SERVE_SETTINGS.shutdownDelayMs.default}; a second signal ends it), then stop accepting, answer every request received,
 exit 0. With --workers, signal the primary (the pid it prints): it relays them to every worker.
 `;
 
@@ -67,7 +68,10 @@ async function serve(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${SERVE_USAGE}\n`);
     return 0;
   }
-  const { workers = 1, accessLogTarget = 'stdout', shutdownDelayMs = 0, logFormat = 'json', ...options } = config;
+  const {
+    workers = SERVE_SETTINGS.workers.default, accessLogTarget = SERVE_SETTINGS.accessLogTarget.default,
+    shutdownDelayMs = SERVE_SETTINGS.shutdownDelayMs.default, logFormat = SERVE_SETTINGS.logFormat.default, ...options
+  } = config;
   const log = createLogger({ format: logFormat, fields: cluster.isWorker ? { worker: cluster.worker!.id } : undefined });
   if (cluster.isPrimary && workers > 1) return runPrimary(config, log);
   let accessLog;
