@@ -1,5 +1,5 @@
 /**
- * The error table (decisions §2): every error code the API answers with, its HTTP status and
+ * The error table (docs/api.md §2): every error code the API answers with, its HTTP status and
  * its default detail. It drives every error response and the OpenAPI document.
  */
 
@@ -9,7 +9,7 @@ export interface ErrorSpec {
   readonly status: number;
   /** Detail used when the caller gives none. */
   readonly detail: string;
-  /** Whether the response carries `Retry-After` (decisions §2: 429 and 503). */
+  /** Whether the response carries `Retry-After` (docs/api.md §2: 429 and 503). */
   readonly retryAfter: boolean;
   /**
    * Who answers with it: `operation` (the pipeline of a known route), `router` (no route:
@@ -32,7 +32,7 @@ export const ERRORS = Object.freeze({
   rate_limited_day: { status: 429, detail: 'Per-day request limit exceeded.', retryAfter: true, raisedBy: 'operation' },
   internal_error: { status: 500, detail: 'Internal error.', retryAfter: false, raisedBy: 'operation' },
   service_busy: { status: 503, detail: 'The service is busy; retry shortly.', retryAfter: true, raisedBy: 'operation' },
-  // The connection layer refused the request before the pipeline (decisions §12): Node's parser
+  // The connection layer refused the request before the pipeline (docs/api.md §12): Node's parser
   // (bad request line, headers too large, too slow: the server's clientError hook answers), or
   // a request Node parsed that HTTP/1.1 itself refuses (no Host, an unsupported Expect). The
   // connection closes after each.

@@ -1,7 +1,7 @@
 /**
  * The plan table: one row per API plan. It is the single source of the limits that the
  * limiter enforces, the meta row reports and the OpenAPI document publishes
- * (service spec, "Limits"; decisions §3). Nothing else restates these numbers.
+ * (service spec, "Limits"; docs/api.md §3). Nothing else restates these numbers.
  */
 
 /** Identifier of an API plan as stored in the keys file (`plan`). */
@@ -38,7 +38,7 @@ const byId = new Map<string, Plan>(PLANS.map((plan) => [plan.id, plan]));
  *
  * @param id - the `plan` value of a keys-file entry, any string.
  * @returns the plan, or `undefined` when `id` names a plan without API access
- *   (decisions §4: any other value gives 403 `api_not_available_on_plan`).
+ *   (docs/api.md §4: any other value gives 403 `api_not_available_on_plan`).
  */
 export function findPlan(id: string): Plan | undefined {
   return byId.get(id);

@@ -1,5 +1,5 @@
 /**
- * The route table (service spec, "Endpoints"; decisions §1): every path the server answers,
+ * The route table (service spec, "Endpoints"; docs/api.md §1): every path the server answers,
  * its query parameters and what it returns. It drives the router, the parameter checks and the
  * OpenAPI document; nothing else lists paths.
  */
@@ -32,7 +32,7 @@ export interface ParamSpec {
   readonly filterField?: 'ticker' | 'cik';
 }
 
-/** The common query parameters (service spec, "Common query parameters"; decisions §1) and `cursor` (decisions §9). */
+/** The common query parameters (service spec, "Common query parameters"; docs/api.md §1) and `cursor` (docs/api.md §9). */
 export const PARAMS: Readonly<Record<ParamName, ParamSpec>> = Object.freeze({
   limit: {
     name: 'limit',
@@ -79,9 +79,9 @@ export interface Route {
   readonly operationId: string;
   /** Whether an API key is required (everything under /api/v1 but the OpenAPI document). */
   readonly auth: boolean;
-  /** Whether a request takes a token from the key's buckets (meta does not; decisions §3). */
+  /** Whether a request takes a token from the key's buckets (meta does not; docs/api.md §3). */
   readonly countsAgainstLimits: boolean;
-  /** Whether the route sits under /api/v1 and so behind the breaker (decisions §8). */
+  /** Whether the route sits under /api/v1 and so behind the breaker (docs/api.md §8). */
   readonly underApi: boolean;
   /** Query parameters accepted, in the order they are documented. */
   readonly params: readonly ParamName[];
@@ -185,7 +185,7 @@ const byLength: readonly (readonly RouteMatches[] | undefined)[] = Array.from(
 /** Routes that answer every path under a prefix (few; tried after the exact ones). */
 const PREFIX_ROUTES: readonly RouteMatches[] = ROUTES.filter((route) => route.prefix !== undefined).map(matchesOf);
 
-/** Methods every route allows (decisions §1). */
+/** Methods every route allows (docs/api.md §1). */
 export const ALLOWED_METHODS = 'GET, HEAD';
 
 /** Result of a route lookup. */

@@ -5,7 +5,7 @@
 //   - the limit: one token taken from the key's minute and day buckets (one object per key);
 //   - the rows: for a `ticker=` query, that ticker's own copy of the rows, laid out in one slab
 //     like the API's pages, so the bytes sent are as cold as the API's rows (one Map);
-//   - the envelope: `as_of` is the clock at the response (decisions §5), so the body is sent as
+//   - the envelope: `as_of` is the clock at the response (docs/api.md §5), so the body is sent as
 //     the envelope's front (with this millisecond's `as_of`), the rows and `]}`, in one corked
 //     write, as the API sends it (the cheapest way measured; see docs/performance-notes.md);
 //   - the headers: the captured header names, with this request's id and rate-limit figures.

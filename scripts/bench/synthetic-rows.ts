@@ -2,7 +2,7 @@
  * Synthetic rows for the benchmark snapshot: the real row shapes (src/rows/types.ts) with
  * made-up but internally consistent figures. Everything is drawn from seeded generators, so a
  * seed gives the same bytes every time. Written fields are plain factual templates with no
- * advice words (decisions §6).
+ * advice words (docs/api.md §6).
  */
 import type {
   EarningsRow, FilingRow, Holding, InsiderRow, NotableTrade, ReportRow, WhaleRow,

@@ -1,5 +1,5 @@
 /**
- * The manifest's `build` section (decisions §7, "build": options used): the options, what was
+ * The manifest's `build` section (docs/api.md §7, "build": options used): the options, what was
  * read and skipped (with each reason), the rows written, and notes that make the data's limits
  * visible: inputs left out and why, how units, clocks and tickers were decided.
  */

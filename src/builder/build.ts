@@ -1,7 +1,7 @@
 /**
  * The snapshot builder: reads EDGAR's files under `from`, computes every row kind of
- * decisions §6 and writes them with the snapshot writer, which verifies the version as the
- * server would before it publishes `CURRENT` (decisions §7).
+ * docs/api.md §6 and writes them with the snapshot writer, which verifies the version as the
+ * server would before it publishes `CURRENT` (docs/api.md §7).
  */
 import { ROW_KINDS, type RowKind } from '../rows/schemas.js';
 import type { StoredRow } from '../rows/types.js';
@@ -87,7 +87,7 @@ export const WORKERS_FROM_FILES = 2_000;
 
 /** Defaults of the build options. */
 export const BUILD_DEFAULTS = Object.freeze({
-  /** Insider window, days (decisions §6 example). */
+  /** Insider window, days (docs/api.md §6 example). */
   windowDays: 90,
   /** Filings window, days. */
   filingsDays: 30,

@@ -4,7 +4,7 @@
  * ticker files (company_tickers.json, company_tickers_exchange.json) add tickers and the
  * exchange; filing headers (SGML, `.header.json`, `-index.htm`) fill the profile fields that
  * the submissions JSON leaves empty or that no submissions JSON gives, from the latest header
- * filed by the as-of date (decisions §6: these fields are null only "where EDGAR gives none").
+ * filed by the as-of date (docs/api.md §6: these fields are null only "where EDGAR gives none").
  */
 import type { Inputs } from './inputs.js';
 import type { Company, HeaderProfile } from '../edgar/records.js';

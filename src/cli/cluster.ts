@@ -1,5 +1,5 @@
 /**
- * `serve --workers N` (decisions §11): a node:cluster primary that forks N workers sharing the
+ * `serve --workers N` (docs/api.md §11): a node:cluster primary that forks N workers sharing the
  * API port. Without Redis the primary holds every key's buckets and answers its workers over
  * IPC (`ipc-store.ts`), so the limits stay exact; with Redis the workers use it. The primary
  * serves no requests itself. It relays SIGHUP (reload) and SIGUSR2 (breaker) to every worker;

@@ -1,8 +1,8 @@
 /**
- * Order keys as bytes: each row's position in its kind's order (decisions §6, "Orders";
+ * Order keys as bytes: each row's position in its kind's order (docs/api.md §6, "Orders";
  * `ROW_ORDER` in `src/rows/order.ts`) written so that comparing two keys byte by byte gives the
  * order of their rows. A pagination cursor carries the key of the last row sent (keyset,
- * decisions §9), and the next page is found by binary search over the keys of its list, in this
+ * docs/api.md §9), and the next page is found by binary search over the keys of its list, in this
  * snapshot or a later one. Keys are prepared at load time; a request compares bytes and
  * allocates nothing.
  *
@@ -45,7 +45,7 @@ export const ORDER_KEY_PARTS: Readonly<Record<RowKind, readonly OrderPart[]>> = 
 
 /**
  * Longest order key accepted, in bytes: it must fit a cursor of at most 512 characters
- * (decisions §9). The fields of every kind are short (a date-time is about 26 bytes here); only a
+ * (docs/api.md §9). The fields of every kind are short (a date-time is about 26 bytes here); only a
  * date-time with hundreds of fraction digits could pass it, and such a row is refused at load.
  */
 export const MAX_ORDER_KEY_BYTES = 300;

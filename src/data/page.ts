@@ -1,19 +1,19 @@
 /**
  * Row tables and lists: every row of a kind stored once, as UTF-8 JSON in one buffer, and every
  * list (a kind's overview, one ticker's or CIK's rows) a sequence of row numbers into it, so
- * that whole lists are reachable (decisions §9) at the memory cost of the rows plus a few bytes
+ * that whole lists are reachable (docs/api.md §9) at the memory cost of the rows plus a few bytes
  * a row. The rows of a kind are laid out grouped by their list key (a company's filings one
  * after another, each followed by a comma), so a page of a per-key list is one slice of the
  * buffer: the socket writes it as it is, with no JSON work, no joins and no copy. The overview
  * of a kind with one row per key (insiders, reports, whales) is laid out in its own order and
  * is sliced the same way; a page of any other list is copied together from its rows. (Held as
  * strings, or copied per response, the rows were the largest cost after the syscall itself:
- * see scripts/bench/notes.md.)
+ * see docs/performance-notes.md.)
  */
 import type { RowKind } from '../rows/schemas.js';
 import type { OrderKeys } from './order-key.js';
 
-/** The two serialisations of a row (decisions §6: written fields are absent on the free plan). */
+/** The two serialisations of a row (docs/api.md §6: written fields are absent on the free plan). */
 export type Variant = 'full' | 'facts';
 
 /** In {@link RowTable.factsEnds}: the row has no written field; its facts are its full bytes. */
@@ -182,7 +182,7 @@ export function pageLength(list: RowList, variant: Variant, position: number, co
 }
 
 /**
- * Where the page after a cursor starts (decisions §9): after the row whose order key is
+ * Where the page after a cursor starts (docs/api.md §9): after the row whose order key is
  * `key[from, to)`, having skipped `ties` rows with that same key (rows whose keys are equal keep
  * their file order). Exact in any snapshot: when the row is gone, the page starts at the first
  * row after its key.

@@ -1,7 +1,7 @@
 /**
  * Holds the current value of a file-backed resource (the snapshot, the keys file) and replaces
  * it on request or when a watched file changes. A new value is loaded and checked whole before
- * the one reference is swapped; a failed load leaves the old value serving (decisions §4, §7).
+ * the one reference is swapped; a failed load leaves the old value serving (docs/api.md §4, §7).
  */
 import { EventEmitter } from 'node:events';
 import { unwatchFile, watchFile, type Stats } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The on-disk snapshot format (decisions §7):
+ * The on-disk snapshot format (docs/api.md §7):
  *
  * ```
  * <root>/CURRENT                 the active version, one line

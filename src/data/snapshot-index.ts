@@ -20,7 +20,7 @@ import { FACTS_APART, FACTS_ARE_FULL, makeList, type RowList, type RowTable } fr
 import { ORDER_KEY_PARTS, OrderKeys, OrderKeyWriter } from './order-key.js';
 import { IntColumn } from './int-column.js';
 
-/** The field each kind's lists are keyed by (decisions §1: ticker, or cik on whales). */
+/** The field each kind's lists are keyed by (docs/api.md §1: ticker, or cik on whales). */
 export const FILTER_FIELD: Readonly<Record<RowKind, 'ticker' | 'cik'>> = Object.freeze({
   reports: 'ticker', insiders: 'ticker', whales: 'cik', earnings: 'ticker', filings: 'ticker',
 });
@@ -31,7 +31,7 @@ export interface SnapshotIndex {
   readonly version: string;
   /**
    * A short digest of the version and its files' SHA-256s: the snapshot part of list ETags
-   * (decisions §10), different for any two snapshots whose rows differ.
+   * (docs/api.md §10), different for any two snapshots whose rows differ.
    */
   readonly tag: string;
   readonly manifest: SnapshotManifest;
@@ -60,7 +60,7 @@ class KindMeasure {
 
 /**
  * The keys a row is listed under: every ticker of its company (`tickers`, primary first, where
- * the row has them), else its `ticker`; its `cik` on whales (decisions §6, "Tickers").
+ * the row has them), else its `ticker`; its `cik` on whales (docs/api.md §6, "Tickers").
  */
 function listKeys(kind: RowKind, row: Record<string, unknown>): readonly string[] {
   if (FILTER_FIELD[kind] === 'cik') return typeof row.cik === 'string' ? [row.cik] : [];

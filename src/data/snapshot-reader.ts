@@ -1,5 +1,5 @@
 /**
- * Reads one snapshot version and checks it whole (decisions §7): the manifest's format, every
+ * Reads one snapshot version and checks it whole (docs/api.md §7): the manifest's format, every
  * file's SHA-256 and row count, every row's shape and the kind's order. Files are streamed, so
  * memory holds only what the caller keeps of each row.
  */

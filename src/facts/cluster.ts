@@ -1,5 +1,5 @@
 /**
- * The cluster-buying rule of the insider rows (decisions §6): at least `min_insiders` distinct
+ * The cluster-buying rule of the insider rows (docs/api.md §6): at least `min_insiders` distinct
  * reporting owners bought (code P) within some `span_days`-long span inside the window. A span
  * of 30 days covers a first day and the 29 days after it, so purchases on day 0 and day 29
  * share a span and purchases on day 0 and day 30 do not.

@@ -1,5 +1,5 @@
 /**
- * Earnings rows (decisions §6): filings of form 8-K or 8-K/A with item 2.02, "Results of
+ * Earnings rows (docs/api.md §6): filings of form 8-K or 8-K/A with item 2.02, "Results of
  * Operations and Financial Condition". The release URL is the press release exhibit 99.1
  * where a complete submission or index page names it (edgar/filing/document-types.ts), else the
  * primary document; the fiscal period and figures come

@@ -1,5 +1,5 @@
 /**
- * Filing rows (decisions §6): every filing with a filing date in the `--filings-days` days that
+ * Filing rows (docs/api.md §6): every filing with a filing date in the `--filings-days` days that
  * end at as-of, with the URLs EDGAR gives it (primary document and index page), and where its
  * filing date came from (`filed_at_source`: EDGAR's own record, or the document's signature date).
  */

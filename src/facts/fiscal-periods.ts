@@ -1,7 +1,7 @@
 /**
  * The fiscal period and figures of an earnings release, from XBRL company facts: the periods
  * the company's 10-Qs and 10-Ks reported, what the facts said on an as-of date, and the period
- * a release filed on a given day reports (decisions §6, earnings `figures`).
+ * a release filed on a given day reports (docs/api.md §6, earnings `figures`).
  */
 import { daysBetween } from '../edgar/conventions.js';
 import type { CompanyFacts } from '../edgar/company/company-facts-json.js';

@@ -1,5 +1,5 @@
 /**
- * Insider rows (decisions §6): per issuer, the purchases (code P, "open market or private
+ * Insider rows (docs/api.md §6): per issuer, the purchases (code P, "open market or private
  * purchase") and sales (code S, "open market or private sale"; SEC Form 4 General Instructions
  * 8) of Table I of Forms 4 and 4/A with a transaction date inside the window. Value = shares ×
  * price per share, exact; each sum is rounded once to the cent. A transaction without a price
@@ -133,7 +133,7 @@ export function computeInsiderRows(filings: readonly OwnershipFiling[], options:
     const buys = trades.filter((t) => t.code === 'P');
     const sells = trades.filter((t) => t.code === 'S');
     // Each sum is exact and rounded once; net is the difference of the two rounded sums, so
-    // that net_usd = buy_usd - sell_usd holds to the cent (decisions §6).
+    // that net_usd = buy_usd - sell_usd holds to the cent (docs/api.md §6).
     const sum = (list: typeof trades): Decimal => cents(sumDecimals(list.flatMap((t) => (t.exact ? [t.exact] : []))));
     const buyUsd = sum(buys);
     const sellUsd = sum(sells);

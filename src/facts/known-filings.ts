@@ -3,7 +3,7 @@
  * submissions JSON, SGML headers, `.header.json` files and `-index.htm` pages, the Forms 3/4/5
  * read (credited to their issuer), the 13F reports read (credited to their filer) and the
  * filings that XBRL company facts name. Reports take a company's latest filing and its latest
- * 10-K, 10-Q and 8-K from here (decisions §6: `latest_filing_at` is the latest filing known from
+ * 10-K, 10-Q and 8-K from here (docs/api.md §6: `latest_filing_at` is the latest filing known from
  * any input, and a company with no known filing gets no report).
  */
 import type { CompanyFacts } from '../edgar/company/company-facts-json.js';

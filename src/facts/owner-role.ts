@@ -1,10 +1,10 @@
 /**
- * How a reporting owner is related to the issuer, in words (decisions §6, `role`).
+ * How a reporting owner is related to the issuer, in words (docs/api.md §6, `role`).
  */
 import type { ReportingOwner } from '../edgar/records.js';
 
 /**
- * The role of a reporting owner (decisions §6): the officer title if an officer, then
+ * The role of a reporting owner (docs/api.md §6): the officer title if an officer, then
  * `Director`, then `10% Owner`; several joined with `, `; `Other` when none applies.
  */
 export function ownerRole(owner: ReportingOwner): string {

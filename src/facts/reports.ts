@@ -1,5 +1,5 @@
 /**
- * Report rows (decisions §6): one factual profile per company with a ticker and at least one
+ * Report rows (docs/api.md §6): one factual profile per company with a ticker and at least one
  * known filing, combining its profile (companies.ts), its latest filing and latest 10-K, 10-Q
  * and 8-K (known-filings.ts), its insider row, its latest earnings row and the holdings that
  * the 13F filers in the snapshot reported in any of its share classes, each filer's latest

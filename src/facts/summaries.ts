@@ -1,5 +1,5 @@
 /**
- * The written fields (decisions §6): `summary` on insider, whale, filing and report rows and
+ * The written fields (docs/api.md §6): `summary` on insider, whale, filing and report rows and
  * `recap` on earnings rows, made from templates over the row's own figures. They state facts
  * only: no advice words (ADVICE_WORDS, matched case-insensitively as whole words; a sentence that would
  * contain one, say through a company name, is dropped) and no judging adjectives.

@@ -1,5 +1,5 @@
 /**
- * Whale rows (decisions §6): per 13F filer, its latest period of report, compared with the
+ * Whale rows (docs/api.md §6): per 13F filer, its latest period of report, compared with the
  * period before it. Positions are matched on CUSIP plus put/call; rows of the same position
  * (several managers or discretion types) are summed. Per period, a RESTATEMENT amendment
  * replaces what came before and a NEW HOLDINGS amendment adds to it (Form 13F General
@@ -92,7 +92,7 @@ function addEntry(positions: Map<string, Position>, entry: InfoTableEntry, multi
 }
 
 /**
- * Compares a position with the previous period's (decisions §6): `change_pct` in percent,
+ * Compares a position with the previous period's (docs/api.md §6): `change_pct` in percent,
  * null where there were no shares before or no previous period.
  */
 export function compareHolding(current: Position | undefined, previous: Position | undefined, hasPrevious: boolean, total: number, ticker: (p: Position) => string | null): Holding {
@@ -150,7 +150,7 @@ export function computeWhaleRows(periods: Map<string, Period[]>, ticker: (p: Pos
     const holding = (p: Position): Holding => compareHolding(p, previous?.positions.get(p.key), previous !== null, total, ticker);
     const topHoldings = candidates(held, 10, (p) => usd(p.valueUsd)).map(holding)
       .sort((a, b) => b.value_usd - a.value_usd || byCusip(a, b)).slice(0, 10);
-    // decisions §6: the largest absolute value changes, so a position held at the same share
+    // docs/api.md §6: the largest absolute value changes, so a position held at the same share
     // count whose value moved is a move too; one whose value did not move is not.
     const change = (current: Position | undefined, before: Position | undefined): number => Math.abs(usd(current?.valueUsd ?? 0) - (before?.valueUsd ?? 0));
     let moves: Holding[] = [];

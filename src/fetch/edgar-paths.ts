@@ -8,7 +8,7 @@
  * - `https://data.sec.gov`: `/submissions/CIK##########.json` (and its older pages) and
  *   `/api/xbrl/companyfacts/CIK##########.json`.
  *
- * The paths never overlap, so one folder mirrors both (decisions §14): a URL's path is its file
+ * The paths never overlap, so one folder mirrors both (docs/api.md §14): a URL's path is its file
  * under `--out`. A `--base-url` replaces both hosts and keeps the paths.
  */
 import { join, resolve, sep } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * A fetch run (decisions §14): the ticker files first, then either the chosen companies and their
+ * A fetch run (docs/api.md §14): the ticker files first, then either the chosen companies and their
  * filings (company-files.ts) or SEC's bulk products (bulk-files.ts), all through one polite client
  * at one shared rate, into a folder that mirrors EDGAR's paths. It ends with a summary in the log
  * and in `.equity-facts-fetch.json`.

@@ -3,7 +3,7 @@
  * (`filingDate` on or after `--since`),
  *
  * - Forms 3, 4 and 5 (and amendments): the raw ownershipDocument XML, the submissions'
- *   `primaryDocument` without its `xsl…/` rendering folder (decisions §14);
+ *   `primaryDocument` without its `xsl…/` rendering folder (docs/api.md §14);
  * - 13F-HR (and amendments): the cover page (`primary_doc.xml`, likewise) and the information
  *   table, found in the filing's index;
  * - 8-K (and amendments) reporting item 2.02, "Results of Operations and Financial Condition"

@@ -1,5 +1,5 @@
 /**
- * The service-wide breaker (decisions §8): refuses every request under /api/v1 with 503
+ * The service-wide breaker (docs/api.md §8): refuses every request under /api/v1 with 503
  * `service_busy` while the process is overloaded or an operator forced it open. It samples
  * load on one unref'd timer off the request path; the request path reads one flag
  * (after @fastify/under-pressure).
@@ -115,7 +115,7 @@ export class Breaker {
   }
 
   /**
-   * Operator switch (SIGUSR2, decisions §8): the first call forces the breaker open until the
+   * Operator switch (SIGUSR2, docs/api.md §8): the first call forces the breaker open until the
    * second, which closes it; the next sample then judges the load afresh.
    *
    * @returns the new state: `forced_open` or `closed`.

@@ -1,6 +1,6 @@
 /**
  * Token buckets held by the cluster primary and asked for by its workers over the cluster's IPC
- * channel (decisions §11, `serve --workers N` without Redis). The primary's one {@link Limiter}
+ * channel (docs/api.md §11, `serve --workers N` without Redis). The primary's one {@link Limiter}
  * decides every request of every worker, in the order the questions arrive, so the limits stay
  * exact whatever the number of workers: the same guarantee as one process. A worker sends the
  * questions of one turn of its event loop (every request its poll phase read) as one message,

@@ -1,5 +1,5 @@
 /**
- * The per-key rate limiter (decisions §3): two token buckets per key, minute and day, whose
+ * The per-key rate limiter (docs/api.md §3): two token buckets per key, minute and day, whose
  * capacities are the plan's `perMinute` and `perDay`. A request passes when both buckets
  * hold a whole token and then takes one from each; a refused request (429) takes none.
  */
@@ -31,7 +31,7 @@ const DEFAULTS = Object.freeze({
 });
 
 /**
- * Per-key minute and day token buckets with lazy refill (decisions §3; refill after
+ * Per-key minute and day token buckets with lazy refill (docs/api.md §3; refill after
  * @fastify/rate-limit's LocalStore, without a timer per key).
  *
  * State exists only for keys that took a token, so keys that are unknown, refused before the
@@ -75,7 +75,7 @@ export class Limiter implements LimiterStore {
 
   /**
    * Takes one token from both of a key's buckets when both hold one. A refused request
-   * consumes nothing (decisions §1: a 429 consumes no token).
+   * consumes nothing (docs/api.md §1: a 429 consumes no token).
    *
    * @param keyId - id of a known key (looked up before the limiter is asked).
    * @param plan - the key's current plan; its `perMinute` and `perDay` are the capacities.
@@ -102,7 +102,7 @@ export class Limiter implements LimiterStore {
   }
 
   /**
-   * Reports a key's buckets without consuming a token (GET /api/v1/meta, decisions §3).
+   * Reports a key's buckets without consuming a token (GET /api/v1/meta, docs/api.md §3).
    * Never creates state: a key with none is reported full.
    *
    * @param keyId - id of a known key.

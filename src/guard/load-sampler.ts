@@ -1,5 +1,5 @@
 /**
- * The breaker's default source of load figures (decisions §8): event-loop delay from
+ * The breaker's default source of load figures (docs/api.md §8): event-loop delay from
  * `perf_hooks.monitorEventLoopDelay`, requests in flight from the HTTP layer, and V8 heap use.
  * After @fastify/under-pressure, which measures the same three.
  */

@@ -1,5 +1,5 @@
 /**
- * The rate-limit response headers of a limiter decision (decisions §3): the `X-RateLimit-*`
+ * The rate-limit response headers of a limiter decision (docs/api.md §3): the `X-RateLimit-*`
  * figures, the IETF `RateLimit-Policy` and `RateLimit` fields
  * (draft-ietf-httpapi-ratelimit-headers, structured-field lists of RFC 9651), and
  * `Retry-After` on a refusal (RFC 9110 §10.2.3, delay-seconds).

@@ -1,5 +1,5 @@
 /**
- * Whether Redis answers, decided from Redis's side only (decisions §11: Redis is unreachable
+ * Whether Redis answers, decided from Redis's side only (docs/api.md §11: Redis is unreachable
  * when there is "no reply at all for `--redis-timeout-ms` while commands wait"; a busy API
  * process, its own event loop late, is not an unreachable Redis).
  *

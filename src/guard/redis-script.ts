@@ -1,6 +1,6 @@
 /**
  * The Lua script that makes one request's decision on a key's two token buckets inside Redis,
- * atomically, on Redis's own clock (decisions §3, §11). Redis runs a script as one step: no other
+ * atomically, on Redis's own clock (docs/api.md §3, §11). Redis runs a script as one step: no other
  * command runs between its read and its write, so no number of processes or concurrent requests
  * can both read a bucket's last token (the read-then-write race of letsencrypt/boulder#7780).
  *
@@ -20,7 +20,7 @@ import { DAY_WINDOW_MS, MINUTE_WINDOW_MS } from './token-bucket.js';
  * plan's per-minute and per-day capacities; ARGV[3]: `1` to take a token, `0` to look only.
  *
  * Reply: `{refused, minute, day}`: refused is `d` when the day bucket holds no whole token
- * (also when both are empty, decisions §2), `m` when only the minute one does not, else empty;
+ * (also when both are empty, docs/api.md §2), `m` when only the minute one does not, else empty;
  * minute and day are the tokens after the take (before it when refused or only looking).
  * A bucket that is written expires when it would be full again (`SET … PX`), so an idle key
  * leaves nothing behind; a missing bucket is a full one. Four calls into Redis per run (TIME,
@@ -65,7 +65,7 @@ return {refused, string.format('%.17g', minute), string.format('%.17g', day)}
 export const BUCKETS_SCRIPT_SHA1 = createHash('sha1').update(BUCKETS_SCRIPT).digest('hex');
 
 /**
- * Names of a key's two buckets: `eqf:{<key_id>}:m` and `eqf:{<key_id>}:d` (decisions §11). The
+ * Names of a key's two buckets: `eqf:{<key_id>}:m` and `eqf:{<key_id>}:d` (docs/api.md §11). The
  * braces are a Redis Cluster hash tag: both names hash to the slot of `key_id`, so one script
  * may touch both.
  *

@@ -1,5 +1,5 @@
 /**
- * Token buckets shared through Redis (decisions §11): every process naming the same Redis shares
+ * Token buckets shared through Redis (docs/api.md §11): every process naming the same Redis shares
  * each key's two buckets exactly, because one request's decision is one script run in Redis
  * (`redis-script.ts`). When Redis is unreachable or slower than the command timeout, the
  * `fallback` policy answers: `local` from this process's own buckets, `closed` with 503
@@ -19,7 +19,7 @@ import { RedisReplyWatch, RedisSilentError } from './redis-reply-watch.js';
 import { BUCKETS_SCRIPT, BUCKETS_SCRIPT_SHA1, bucketKeys } from './redis-script.js';
 import type { LogSink } from '../ops/logger.js';
 
-/** What a process does while Redis does not answer (decisions §11, `--redis-fallback`). */
+/** What a process does while Redis does not answer (docs/api.md §11, `--redis-fallback`). */
 export type RedisFallback = 'local' | 'closed';
 
 /** Options of {@link openRedisStore}. */
@@ -270,7 +270,7 @@ export class RedisStore implements LimiterStore {
 /**
  * A process's share of a plan under the local fallback: the per-minute and per-day limits
  * divided by `share`, rounded down so that `share` processes together admit no more than the
- * plan allows (decisions §3 limits, §11 fallback), and at least 1 so that a key is never shut
+ * plan allows (docs/api.md §3 limits, §11 fallback), and at least 1 so that a key is never shut
  * out (with more processes than a limit, they admit up to `share` per window together).
  *
  * @param plan - the key's plan (a row of the plan table).

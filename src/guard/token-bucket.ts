@@ -1,15 +1,15 @@
 /**
- * Token-bucket arithmetic with lazy, continuous refill (decisions §3). A bucket is a pair
+ * Token-bucket arithmetic with lazy, continuous refill (docs/api.md §3). A bucket is a pair
  * (tokens, updatedAtMs); nothing here keeps state or starts a timer: the caller stores the
  * pair and asks these functions what it is worth at another instant. The capacity is the
  * plan's limit per window and the bucket refills at `capacity / window` tokens per
  * millisecond, so an empty bucket is full again exactly one window later.
  */
 
-/** Length of the minute window in milliseconds (decisions §3: refill limit/60 per second). */
+/** Length of the minute window in milliseconds (docs/api.md §3: refill limit/60 per second). */
 export const MINUTE_WINDOW_MS = 60_000;
 
-/** Length of the day window in milliseconds (decisions §3: refill limit/86400 per second). */
+/** Length of the day window in milliseconds (docs/api.md §3: refill limit/86400 per second). */
 export const DAY_WINDOW_MS = 86_400_000;
 
 /**

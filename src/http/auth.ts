@@ -1,5 +1,5 @@
 /**
- * Reading the API key from a request (service spec, "Authentication"; decisions §1): either
+ * Reading the API key from a request (service spec, "Authentication"; docs/api.md §1): either
  * `Authorization: Bearer <key>` (scheme case-insensitive, RFC 9110 §11.1) or `X-API-Key: <key>`,
  * never the query string. Every failure is 401 `invalid_api_key`.
  */

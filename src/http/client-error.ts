@@ -1,5 +1,5 @@
 /**
- * Answers written raw to a socket (decisions §12): for requests that Node's HTTP parser refuses
+ * Answers written raw to a socket (docs/api.md §12): for requests that Node's HTTP parser refuses
  * before any handler runs, and for a CONNECT, which Node hands over as a bare socket:
  * a bad request line or header (400 `bad_request`), headers over the size limit (431), a
  * request not received within the headers or request timeout (408 `request_timeout`). The
@@ -32,7 +32,7 @@ export function parserErrorCode(error: Error & { code?: string }): ErrorCode {
 
 /**
  * The raw HTTP/1.1 response for a refusal written straight to a socket (a parser error, a
- * CONNECT), in the error envelope with the headers every response has (decisions §5, §12).
+ * CONNECT), in the error envelope with the headers every response has (docs/api.md §5, §12).
  *
  * @param code - from {@link parserErrorCode}, or another code of the error table.
  * @param responder - for the error envelope.

@@ -1,5 +1,5 @@
 /**
- * The connections of `listen()`'s server (decisions §12): a cap on how many are open, a log
+ * The connections of `listen()`'s server (docs/api.md §12): a cap on how many are open, a log
  * line instead of a crash when accepting fails, a bound on the answers each holds unsent
  * (backlog.ts) and a send timeout for clients that take none of them, and the graceful stop. A stop stops accepting,
  * answers every request already received on every connection (pipelined ones included), marks
@@ -149,7 +149,7 @@ export class Connections {
   }
 
   /**
-   * Stops gracefully (decisions §12): stops accepting, answers every request received, closes
+   * Stops gracefully (docs/api.md §12): stops accepting, answers every request received, closes
    * each connection once it is idle, and closes what is left after `timeoutMs`.
    *
    * @param server - the server given to {@link attach}.

@@ -1,5 +1,5 @@
 /**
- * Cross-origin access from browsers (decisions §12, Fetch standard "CORS protocol"). The API
+ * Cross-origin access from browsers (docs/api.md §12, Fetch standard "CORS protocol"). The API
  * uses no cookies and every answer is public to whoever holds a key, so every response under
  * /api/v1 allows any origin and exposes the fields a client reads; a preflight is answered
  * without a key and takes no token.
@@ -36,7 +36,7 @@ export const PREFLIGHT_FIELDS: readonly (string | number)[] = Object.freeze([
 /**
  * Whether an OPTIONS request is a CORS preflight for a method the API allows: it names an
  * `Origin` and `Access-Control-Request-Method: GET` (or HEAD). Any other OPTIONS is answered 405
- * like any other method (decisions §1).
+ * like any other method (docs/api.md §1).
  */
 export function isPreflight(method: string | undefined, headers: IncomingHttpHeaders): boolean {
   if (method !== 'OPTIONS' || headers.origin === undefined) return false;

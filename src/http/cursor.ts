@@ -1,5 +1,5 @@
 /**
- * Pagination cursors (decisions §9): an opaque token that names a position in one list (endpoint
+ * Pagination cursors (docs/api.md §9): an opaque token that names a position in one list (endpoint
  * and filter) by the order key of the last row sent. It carries no snapshot: the next page is
  * found in whatever snapshot is served, so a cursor survives a reload.
  *
@@ -25,10 +25,10 @@ import { crc32 } from 'node:zlib';
 import { ROW_KINDS, type RowKind } from '../rows/schemas.js';
 import { MAX_ORDER_KEY_BYTES } from '../data/order-key.js';
 
-/** Longest cursor accepted, in characters (decisions §9). */
+/** Longest cursor accepted, in characters (docs/api.md §9). */
 export const CURSOR_MAX_LENGTH = 512;
 
-/** Characters of a cursor: base64url (decisions §9: `A-Z a-z 0-9 - _`). */
+/** Characters of a cursor: base64url (docs/api.md §9: `A-Z a-z 0-9 - _`). */
 export const CURSOR_PATTERN = /^[A-Za-z0-9_-]{1,512}$/;
 
 const FORMAT = 1;

@@ -1,5 +1,5 @@
 /**
- * The docs page (decisions §13): `GET /docs` renders the served OpenAPI document with Swagger UI,
+ * The docs page (docs/api.md §13): `GET /docs` renders the served OpenAPI document with Swagger UI,
  * shipped in the package under `dist/docs/` (copied from the `swagger-ui-dist` dev dependency by
  * `npm run build`, with its Apache-2.0 licence), so nothing is loaded from another host: no CDN,
  * no web fonts, and the validator badge is off (`validatorUrl: null`). Swagger UI was chosen over

@@ -1,5 +1,5 @@
 /**
- * Entity tags and `If-None-Match` (RFC 9110 §8.8.3, §13.1.2; decisions §10). A list page's tag
+ * Entity tags and `If-None-Match` (RFC 9110 §8.8.3, §13.1.2; docs/api.md §10). A list page's tag
  * is weak and names what identifies its rows: the snapshot, the list, the position, the count
  * and the plan variant, not `as_of` (which changes on every response while the rows do not).
  * The OpenAPI document's tag is strong: a digest of its bytes, per content coding.

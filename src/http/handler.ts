@@ -2,7 +2,7 @@
  * The embeddable API: `createHandler(options)` returns a `(req, res)` handler that an existing
  * `node:http` server can mount. This file is the wiring: it builds the parts (reloaders, limiter
  * store, breaker, the operators' eyes, the in-flight count) from the options and hands them to
- * the request pipeline (`pipeline.ts`), which runs the checks of decisions §1 in order.
+ * the request pipeline (`pipeline.ts`), which runs the checks of docs/api.md §1 in order.
  */
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
@@ -40,7 +40,7 @@ export interface Handler {
   /**
    * Answers a request Node's parser refused (mount on the server's `clientError` event): 400,
    * 408 or 431 in the envelope, written after the complete responses to the requests before it
-   * on the connection (never inside one), then the connection closes (decisions §12).
+   * on the connection (never inside one), then the connection closes (docs/api.md §12).
    */
   clientError(error: Error & { code?: string }, socket: Socket): void;
   /**
@@ -80,10 +80,10 @@ export interface Handler {
   readonly breaker: Breaker;
   /** This process's own buckets (the store without Redis, and Redis's `local` fallback), for inspection. */
   readonly limiter: Limiter;
-  /** The store the pipeline asks: this process's buckets, the cluster primary's, or Redis (decisions §11). */
+  /** The store the pipeline asks: this process's buckets, the cluster primary's, or Redis (docs/api.md §11). */
   readonly limits: LimiterStore;
   /**
-   * The Prometheus metrics (decisions §12), when the `metrics` option is on and `ready` has
+   * The Prometheus metrics (docs/api.md §12), when the `metrics` option is on and `ready` has
    * settled; else undefined.
    */
   metrics(): Metrics | undefined;
@@ -100,7 +100,7 @@ export interface Handler {
 
 /**
  * Creates the API handler. Loading starts at once; until it finishes, API requests get 503
- * `service_busy` (decisions §2: no snapshot loaded). Await `ready` before serving traffic.
+ * `service_busy` (docs/api.md §2: no snapshot loaded). Await `ready` before serving traffic.
  *
  * @param options - see {@link HandlerOptions}; validated here.
  * @throws TypeError when an option is invalid (the message names it).
@@ -167,7 +167,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
       let note: RequestNote | undefined;
       if (observing) (res as NotedResponse)[NOTE] = note = newNote(requestId, now());
       try {
-        // HTTP/1.1's own refusals and a body (decisions §12): answered, then the connection
+        // HTTP/1.1's own refusals and a body (docs/api.md §12): answered, then the connection
         // closes, so a body is never read and a refusal is never followed by another answer.
         const framing = readFraming(req);
         // An absolute-form target is answered by its path (RFC 9112 §3.2.2); every later step reads req.url.

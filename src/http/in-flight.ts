@@ -1,5 +1,5 @@
 /**
- * Requests in flight, as the breaker reads them (decisions §8): the connections whose answers
+ * Requests in flight, as the breaker reads them (docs/api.md §8): the connections whose answers
  * the process still holds. A response is held from the moment the handler has answered without
  * the socket taking every byte (a slow reader's, or one queued behind a pipelined response)
  * until its `close`, or until its connection closes, whichever comes first; a connection counts

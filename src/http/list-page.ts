@@ -1,5 +1,5 @@
 /**
- * The page a list request asks for (decisions §9, §10): which list, from which position (the
+ * The page a list request asks for (docs/api.md §9, §10): which list, from which position (the
  * cursor's, found by its key), how many rows, in which variant, its weak ETag, and the `Link`
  * to the next page.
  */
@@ -121,7 +121,7 @@ export function nextCursor(page: ListPage): string | undefined {
 
 /**
  * The `Link` field of a page with rows after it (RFC 8288 §3): the same request with the next
- * cursor, `<{base_url}{path}?{same parameters}&cursor=C>; rel="next"` (decisions §9).
+ * cursor, `<{base_url}{path}?{same parameters}&cursor=C>; rel="next"` (docs/api.md §9).
  *
  * @param baseUrl - the public base address, without a trailing slash.
  * @param path - the route's path.

@@ -1,5 +1,5 @@
 /**
- * The meta row (decisions §6): the calling key's plan, limits and usage, and the snapshot being
+ * The meta row (docs/api.md §6): the calling key's plan, limits and usage, and the snapshot being
  * served. Built per request from the plan table and a limiter reading that took no token.
  */
 import type { Plan } from '../plans.js';

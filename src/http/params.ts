@@ -1,5 +1,5 @@
 /**
- * Query-parameter rules (decisions §1): which parameters a route takes, how each is written and
+ * Query-parameter rules (docs/api.md §1): which parameters a route takes, how each is written and
  * normalised, and the 400 `invalid_parameter` answers. Parsing is by hand so that a parameter
  * given twice, an empty value and bad percent-encoding are all seen.
  */
@@ -16,14 +16,14 @@ export interface ListQuery {
   /** Normalised ticker (EDGAR form) or 10-digit CIK to filter on; null for the overview. */
   readonly key: string | null;
   /**
-   * The `cursor` as sent (decisions §9: a token of a `Link` header), or null for the first page.
+   * The `cursor` as sent (docs/api.md §9: a token of a `Link` header), or null for the first page.
    * Whether it decodes and belongs to this list is checked with the list (`findPage` in
    * list-page.ts), which decodes it only when it is not the list's last cursor.
    */
   readonly cursor: string | null;
 }
 
-/** Query names that carry API keys in other APIs; any case (decisions §1: 401, headers only). */
+/** Query names that carry API keys in other APIs; any case (docs/api.md §1: 401, headers only). */
 const KEY_PARAM_NAMES = new Set(['api_key', 'apikey', 'key', 'token', 'access_token']);
 
 const DIGITS = /^[0-9]+$/;
@@ -43,7 +43,7 @@ const NO_QUERY: SplitQuery = Object.freeze({ pairs: [], malformed: false });
 /**
  * Splits a raw query string into decoded name/value pairs (`+` is a space, as in
  * application/x-www-form-urlencoded). Empty segments (`a=1&&b=2`) are skipped. Never throws:
- * the key check runs before the parameter check (decisions §1) and needs the names first.
+ * the key check runs before the parameter check (docs/api.md §1) and needs the names first.
  */
 export function splitQuery(raw: string): SplitQuery {
   if (raw.length === 0) return NO_QUERY;
@@ -75,7 +75,7 @@ function decodeComponent(text: string, state: { malformed: boolean }): string {
   }
 }
 
-/** Whether any query parameter looks like an API key (checked before the key, decisions §1). */
+/** Whether any query parameter looks like an API key (checked before the key, docs/api.md §1). */
 export function hasKeyInQuery(pairs: readonly [string, string][]): boolean {
   for (let i = 0; i < pairs.length; i++) {
     if (KEY_PARAM_NAMES.has(pairs[i]![0].toLowerCase())) return true;

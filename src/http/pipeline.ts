@@ -1,6 +1,6 @@
 /**
- * The request pipeline (decisions §1, order of checks): breaker → route → key → account →
- * subscription → plan → parameters (a matching `If-None-Match` answers 304 here, decisions §10)
+ * The request pipeline (docs/api.md §1, order of checks): breaker → route → key → account →
+ * subscription → plan → parameters (a matching `If-None-Match` answers 304 here, docs/api.md §10)
  * → limits → rows → respond. It receives its parts already built ({@link createHandler} wires
  * them) and reads them; it never builds one.
  */
@@ -79,7 +79,7 @@ export interface Pipeline {
   servedAt(url: string): boolean;
 }
 
-/** The header fields every response starts with (decisions §5 and §12). */
+/** The header fields every response starts with (docs/api.md §5 and §12). */
 export function firstFields(requestId: string): HeaderFields {
   return ['X-Request-Id', requestId, 'X-Content-Type-Options', 'nosniff'];
 }
@@ -98,7 +98,7 @@ export function createPipeline(parts: PipelineParts): Pipeline {
   const attribution = (): string => opts.attribution ?? defaultAttribution(baseUrl);
   let responder = createResponder(opts.license, attribution(), opts.compressMinBytes, onSent);
   // The OpenAPI document, built on first request (then again only if the base address changes),
-  // compressed at most once per coding, with a strong tag per coding (decisions §10).
+  // compressed at most once per coding, with a strong tag per coding (docs/api.md §10).
   let openApi: { body: PreparedBody; bytes: number; tags: Readonly<Record<'identity' | 'br' | 'gzip', string>> } | undefined;
   const openApiDocument = (): NonNullable<typeof openApi> => {
     const json = JSON.stringify(buildOpenApiDocument({ baseUrl, license: opts.license, attribution: attribution(), packageVersion: PACKAGE_VERSION }));
@@ -106,7 +106,7 @@ export function createPipeline(parts: PipelineParts): Pipeline {
     return { body, bytes: body.identity.length, tags: { identity: strongTag(json), br: strongTag(json, 'br'), gzip: strongTag(json, 'gzip') } };
   };
 
-  // as_of is the clock at the response (decisions §5); responses in the same millisecond share
+  // as_of is the clock at the response (docs/api.md §5); responses in the same millisecond share
   // its text, which Date#toISOString would otherwise build each time.
   let asOfMs = Number.NaN;
   let asOfText = '';
@@ -131,8 +131,8 @@ export function createPipeline(parts: PipelineParts): Pipeline {
     const fields = firstFields(requestId);
     if (snapshot !== undefined) fields.push('X-Snapshot-Version', snapshot.version);
 
-    // 1. Breaker: everything under /api/v1, the document included (decisions §8). Every answer
-    // there is readable from any origin (decisions §12), refusals included.
+    // 1. Breaker: everything under /api/v1, the document included (docs/api.md §8). Every answer
+    // there is readable from any origin (docs/api.md §12), refusals included.
     const underApi = url.startsWith(API_PREFIX) && (pathEnd === API_PREFIX.length || url.startsWith(API_PATH_START));
     if (underApi) {
       fields.push(CORS_FIELDS[0]!, CORS_FIELDS[1]!, CORS_FIELDS[2]!, CORS_FIELDS[3]!);
@@ -144,7 +144,7 @@ export function createPipeline(parts: PipelineParts): Pipeline {
     const match = findRoute(req.method ?? 'GET', url, pathEnd);
     if (match.status === 'not_found') return responder.sendError(req, res, errorAnswer('not_found', `No such path: ${quoteInput(url.slice(0, pathEnd), isKnownKey)}`), fields);
     if (match.status === 'method_not_allowed') {
-      // A CORS preflight needs no key and takes no token (decisions §12); any other OPTIONS is a 405.
+      // A CORS preflight needs no key and takes no token (docs/api.md §12); any other OPTIONS is a 405.
       if (underApi && isPreflight(req.method, req.headers)) {
         fields.push(...PREFLIGHT_FIELDS);
         return responder.sendFramed(req, res, 204, fields);
@@ -183,7 +183,7 @@ export function createPipeline(parts: PipelineParts): Pipeline {
         return responder.sendError(req, res, error as ApiError, fields);
       }
       fields.push('Cache-Control', 'public, max-age=300');
-      // A strong tag per content coding (decisions §10): each coding is another representation.
+      // A strong tag per content coding (docs/api.md §10): each coding is another representation.
       const document = openApi ??= openApiDocument();
       const coding = document.bytes > opts.compressMinBytes ? chooseEncoding(req.headers['accept-encoding']) : null;
       const tag = document.tags[coding ?? 'identity'];
@@ -215,8 +215,8 @@ export function createPipeline(parts: PipelineParts): Pipeline {
     if (!plan) return responder.sendError(req, res, NOT_ON_PLAN, fields);
 
     // 7. Parameters, read before the limits so that a conditional request whose parameters are
-    // valid is answered 304 with no token (decisions §10). A 400 is sent after the limits: it has
-    // consumed its token (decisions §1).
+    // valid is answered 304 with no token (docs/api.md §10). A 400 is sent after the limits: it has
+    // consumed its token (docs/api.md §1).
     let query: ListQuery | undefined;
     let problem: ErrorAnswer | undefined;
     try {
@@ -248,7 +248,7 @@ export function createPipeline(parts: PipelineParts): Pipeline {
       }
     }
 
-    // 8. Limits: meta reads usage without spending it (decisions §3). A store in another process
+    // 8. Limits: meta reads usage without spending it (docs/api.md §3). A store in another process
     // answers later, and the pipeline goes on from here then; this process's store answers now.
     const decision = route.countsAgainstLimits ? limits.take(key.id, plan) : limits.peek(key.id, plan);
     if (decision instanceof Promise) {
@@ -260,7 +260,7 @@ export function createPipeline(parts: PipelineParts): Pipeline {
             failed(req, res, requestId, error, fields);
           }
         },
-        // A store that cannot decide refuses with 503 service_busy (decisions §11, closed).
+        // A store that cannot decide refuses with 503 service_busy (docs/api.md §11, closed).
         (error: unknown) => failed(req, res, requestId, error, fields),
       );
       return;

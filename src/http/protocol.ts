@@ -1,6 +1,6 @@
 /**
  * HTTP/1.1's own rules on a request that Node's parser accepted, checked before the pipeline
- * (decisions §12): exactly one Host header is required, `Expect` other than `100-continue` is
+ * (docs/api.md §12): exactly one Host header is required, `Expect` other than `100-continue` is
  * refused, a body is never read, and an absolute-form target is routed by its path. Node enforces the first two itself with empty answers unless the server
  * is created with `requireHostHeader: false` and listens for `checkExpectation`; `listen()` does
  * both, so these answers come in the error envelope.

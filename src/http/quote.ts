@@ -1,5 +1,5 @@
 /**
- * Quoting client input in an error detail (decisions §12): a path, a parameter name or value
+ * Quoting client input in an error detail (docs/api.md §12): a path, a parameter name or value
  * appears only as a JSON string literal of at most {@link QUOTE_MAX_CHARS} characters, and
  * never when it holds an API key. Details reach logs, browser consoles and support tickets; a
  * key pasted into a URL by mistake must not travel further in the answer.
@@ -18,7 +18,7 @@ export const REDACTED_KEY = '(not shown: it holds an API key)';
 export type KeyRecogniser = (token: string) => boolean;
 
 /**
- * The minted key shape (decisions §4): `eqf_` + 32 base62 characters + 6 base62 characters of
+ * The minted key shape (docs/api.md §4): `eqf_` + 32 base62 characters + 6 base62 characters of
  * CRC32, matched anywhere, so that a key is recognised without the table and before any check.
  */
 const MINTED_KEY = /eqf_[0-9A-Za-z]{38}/;

@@ -1,5 +1,5 @@
 /**
- * Writing responses (decisions §5): the success and error envelopes, the common headers, and
+ * Writing responses (docs/api.md §5): the success and error envelopes, the common headers, and
  * gzip or br for bodies over the threshold when the client accepts them. Constant parts are
  * prepared once per handler.
  */

@@ -1,5 +1,5 @@
 /**
- * The keys file (decisions §4): accounts and the SHA-256 of their API keys. Plaintext keys are
+ * The keys file (docs/api.md §4): accounts and the SHA-256 of their API keys. Plaintext keys are
  * never stored; a request's key is hashed and looked up. A file that fails any check is refused
  * whole, with a message naming the file and the entry.
  */
@@ -11,7 +11,7 @@ import { parseDateTime } from './lifecycle.js';
 /** Value of `format` in every keys file. */
 export const KEYS_FORMAT = 'equity-facts-keys/1';
 
-/** Account status of a key (decisions §4). */
+/** Account status of a key (docs/api.md §4). */
 export type KeyStatus = 'active' | 'suspended' | 'inactive';
 /** Every status, in the order documented. */
 export const KEY_STATUSES: readonly KeyStatus[] = ['active', 'suspended', 'inactive'];

@@ -1,5 +1,5 @@
 /**
- * Minting API keys in the documented format (decisions §4): `eqf_` + 32 base62 characters of
+ * Minting API keys in the documented format (docs/api.md §4): `eqf_` + 32 base62 characters of
  * randomness + 6 base62 characters holding the CRC32 of everything before them, left-padded
  * with `0`. The checksum lets secret scanners recognise a key offline (the scheme GitHub uses
  * for its tokens). Requests never check the shape: a key is valid exactly when its hash is in

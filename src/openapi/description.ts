@@ -1,7 +1,7 @@
 /**
- * The Markdown of `info.description`: the decisions a client needs that have no other place in
- * an OpenAPI document (decisions.md: "Every decision here must also be visible in the served
- * OpenAPI document"). Tables are generated from the plan, error and row tables.
+ * The Markdown of `info.description`: the rules of docs/api.md that a client needs and that have
+ * no other place in an OpenAPI document (every rule of the contract is visible in the served
+ * document). Tables are generated from the plan, error and row tables.
  */
 import { ERROR_CODES, ERRORS, type ErrorCode } from '../errors.js';
 import { DEFAULT_PAGE_SIZE, PLANS } from '../plans.js';
@@ -10,7 +10,7 @@ import { ADVICE_WORDS, ROW_KINDS, WRITTEN_FIELD } from '../rows/schemas.js';
 
 /**
  * Codes that no operation answers with: Node's HTTP parser refused the request and the
- * server's `clientError` hook wrote the envelope (decisions §1, last row). Documented here,
+ * server's `clientError` hook wrote the envelope (docs/api.md §1, last row). Documented here,
  * not per operation.
  */
 export const PARSER_ERROR_CODES: readonly ErrorCode[] = Object.freeze(ERROR_CODES.filter((code) => ERRORS[code].raisedBy === 'parser'));
@@ -24,7 +24,7 @@ export interface Check {
   readonly codes: readonly ErrorCode[];
 }
 
-/** The order of checks, first failure wins (decisions §1). */
+/** The order of checks, first failure wins (docs/api.md §1). */
 export const CHECK_ORDER: readonly Check[] = Object.freeze([
   { step: `breaker (everything under ${API_PREFIX})`, codes: ['service_busy'] },
   { step: 'route', codes: ['not_found', 'method_not_allowed'] },

@@ -1,5 +1,5 @@
 /**
- * Response headers as OpenAPI Header Objects (decisions §3 and §5). The guard and HTTP layers
+ * Response headers as OpenAPI Header Objects (docs/api.md §3 and §5). The guard and HTTP layers
  * set them; this module only describes them, with examples computed from the plan table.
  * Each is defined once in `components.headers` and referenced from the responses.
  */
@@ -16,7 +16,7 @@ export type HeaderObject = Record<string, unknown>;
 /** Plan whose limits the examples show: the first paid plan, so the numbers are typical. */
 const EXAMPLE_PLAN: Plan = PLANS.find((plan) => plan.summaries) ?? PLANS[0]!;
 
-/** Seconds in the windows of the two token buckets (decisions §3), from the limiter's own constants. */
+/** Seconds in the windows of the two token buckets (docs/api.md §3), from the limiter's own constants. */
 const MINUTE_SECONDS = MINUTE_WINDOW_MS / 1000;
 const DAY_SECONDS = DAY_WINDOW_MS / 1000;
 /** Requests already made in the examples, so that remaining counts look lived-in. */
@@ -71,13 +71,13 @@ export function buildHeaderComponents(): Record<string, HeaderObject> {
   };
 }
 
-/** Reference to `WWW-Authenticate`, sent on 401 (decisions §12). */
+/** Reference to `WWW-Authenticate`, sent on 401 (docs/api.md §12). */
 export function challengeHeader(): Record<string, HeaderObject> {
   return { 'WWW-Authenticate': ref('WWW-Authenticate') };
 }
 
 /**
- * The rate-limit headers, sent on every response to a key that reached the limiter (decisions §3).
+ * The rate-limit headers, sent on every response to a key that reached the limiter (docs/api.md §3).
  *
  * @param required - false where the status is shared with answers that never reach the limiter
  *   (a 400 of Node's parser): the headers are then described inline, not required.
@@ -88,12 +88,12 @@ export function rateLimitHeaders(required = true): Record<string, HeaderObject> 
   return Object.fromEntries(RATE_LIMIT_HEADERS.map((name) => [name, { ...components[name], required: false }]));
 }
 
-/** Reference to `Allow`, sent with 405 (decisions §1). */
+/** Reference to `Allow`, sent with 405 (docs/api.md §1). */
 export function allowHeader(): Record<string, HeaderObject> {
   return { Allow: ref('Allow') };
 }
 
-/** References to the CORS fields of every response under /api/v1 (decisions §12). */
+/** References to the CORS fields of every response under /api/v1 (docs/api.md §12). */
 export function corsHeaders(): Record<string, HeaderObject> {
   return { 'Access-Control-Allow-Origin': ref('Access-Control-Allow-Origin'), 'Access-Control-Expose-Headers': ref('Access-Control-Expose-Headers') };
 }
@@ -112,13 +112,13 @@ export function headerRef(name: 'ETag' | 'Link'): HeaderObject {
   return ref(name);
 }
 
-/** Reference to `Retry-After`, sent on 429 and 503 (decisions §2). */
+/** Reference to `Retry-After`, sent on 429 and 503 (docs/api.md §2). */
 export function retryAfterHeader(): Record<string, HeaderObject> {
   return { 'Retry-After': ref('Retry-After') };
 }
 
 /**
- * Headers on every response (decisions §5, §12).
+ * Headers on every response (docs/api.md §5, §12).
  *
  * @param snapshotRequired - whether `X-Snapshot-Version` is always present (false where the
  *   response can be sent while no snapshot is loaded).

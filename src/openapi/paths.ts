@@ -1,7 +1,7 @@
 /**
  * `paths` of the OpenAPI document: per row of the route table a GET and a HEAD operation (HEAD
- * answers like GET without a body, decisions §1), and under /api/v1 an OPTIONS operation (the
- * CORS preflight, decisions §12), with their parameters and every status they can answer (error
+ * answers like GET without a body, docs/api.md §1), and under /api/v1 an OPTIONS operation (the
+ * CORS preflight, docs/api.md §12), with their parameters and every status they can answer (error
  * statuses refer to `components.responses`).
  */
 import { PARAMS, ROUTES, type Route } from '../routes.js';
@@ -26,7 +26,7 @@ function tagOf(route: Route): string {
 }
 
 /**
- * The error statuses of a route (decisions §1, §2, §8, §12): every route can get a parser
+ * The error statuses of a route (docs/api.md §1, §2, §8, §12): every route can get a parser
  * refusal; authenticated routes pass every check of the pipeline (429 only where a request
  * takes a token); the OpenAPI document is behind the breaker and checks its (empty) parameter
  * list; `/readyz` answers 503 when not ready; a file of the docs page that does not exist is 404.
@@ -54,11 +54,11 @@ export function allErrorUses(): ErrorUse[] {
   return [...ROUTES.flatMap(errorUses), ...(ROUTES.some((route) => route.underApi) ? optionsErrorUses() : [])];
 }
 
-/** Whether a route's 200 carries an ETag and answers If-None-Match with 304 (decisions §10, §13). */
+/** Whether a route's 200 carries an ETag and answers If-None-Match with 304 (docs/api.md §10, §13). */
 const conditional = (route: Route): boolean => ['rows', 'openapi', 'docs', 'docsAsset', 'favicon'].includes(route.target.kind);
 
 /**
- * Headers of a 200 (decisions §3, §5, §9, §10, §12): authenticated routes passed the limiter
+ * Headers of a 200 (docs/api.md §3, §5, §9, §10, §12): authenticated routes passed the limiter
  * (meta reads the buckets without spending a token), so they carry the rate-limit headers.
  */
 function successHeaders(route: Route): Json {
@@ -106,7 +106,7 @@ function operationDescription(route: Route, method: 'get' | 'head'): string {
   return parts.join(' ');
 }
 
-/** The 304 of a conditional route: the 200's fields, no body (RFC 9110 §15.4.5; decisions §10). */
+/** The 304 of a conditional route: the 200's fields, no body (RFC 9110 §15.4.5; docs/api.md §10). */
 function notModified(route: Route): Json {
   return {
     description: 'Not Modified: `If-None-Match` matched the current ETag. No body.' +
@@ -166,7 +166,7 @@ function operation(route: Route, method: 'get' | 'head', components: Json): Json
   };
 }
 
-/** The CORS preflight of a path under /api/v1 (decisions §12). */
+/** The CORS preflight of a path under /api/v1 (docs/api.md §12). */
 function preflight(route: Route): Json {
   const responses: Json = {
     204: {

@@ -1,5 +1,5 @@
 /**
- * Error responses (decisions §1, §2): one component per HTTP status, its `error` narrowed to
+ * Error responses (docs/api.md §1, §2): one component per HTTP status, its `error` narrowed to
  * the codes of the error table that carry that status, with the headers that status carries.
  * Every code of the table appears in some response: Node's parser refusals (`bad_request`, ...)
  * can answer any request, so every operation lists their statuses; `not_found` is listed where a
@@ -30,13 +30,13 @@ const STATUSES: Readonly<Record<number, { readonly name: string; readonly text: 
 });
 
 /**
- * Statuses that only checks at or after the limiter produce (decisions §1: rate limit 429,
+ * Statuses that only checks at or after the limiter produce (docs/api.md §1: rate limit 429,
  * then parameters 400), so on authenticated routes they carry the rate-limit headers
- * (decisions §3).
+ * (docs/api.md §3).
  */
 const AFTER_LIMITER = new Set([429, 400]);
 
-/** Statuses of the error table's parser codes: any request can get them (decisions §12). */
+/** Statuses of the error table's parser codes: any request can get them (docs/api.md §12). */
 export const PARSER_STATUSES: readonly number[] = Object.freeze([...new Set(
   ERROR_CODES.filter((code) => ERRORS[code].raisedBy === 'parser').map((code) => ERRORS[code].status),
 )].sort((a, b) => a - b));

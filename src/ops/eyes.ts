@@ -1,5 +1,5 @@
 /**
- * The operators' eyes of one handler, built from its options (decisions §12): the access log
+ * The operators' eyes of one handler, built from its options (docs/api.md §12): the access log
  * and the metrics behind one responder hook. With neither configured there is no hook, the
  * pipeline makes no notes, and the request path pays nothing for them.
  */

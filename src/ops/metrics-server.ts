@@ -1,5 +1,5 @@
 /**
- * The metrics listener (decisions §12): Prometheus text at `GET /metrics` on its own port, never
+ * The metrics listener (docs/api.md §12): Prometheus text at `GET /metrics` on its own port, never
  * on the API's, so that the API port exposes nothing about the process and the metrics port can
  * stay on a private interface (`--metrics-host`, default 127.0.0.1).
  */

@@ -1,5 +1,5 @@
 /**
- * Prometheus metrics of one handler (decisions §12), kept with `prom-client`, the ecosystem's
+ * Prometheus metrics of one handler (docs/api.md §12), kept with `prom-client`, the ecosystem's
  * standard client: an optional dependency loaded with a dynamic import only when metrics are on.
  *
  * Per response the request path does three map lookups and two increments (the request
@@ -52,7 +52,7 @@ const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
 const BREAKER_STATES: readonly BreakerState[] = ['closed', 'open', 'half_open', 'forced_open'];
 
 /**
- * Loads `prom-client` and registers the metrics (names and meanings in the README's
+ * Loads `prom-client` and registers the metrics (names and meanings in docs/operating.md#metrics
  * "Deploying" section).
  *
  * @throws Error when `prom-client` is not installed (the message says how to install it).

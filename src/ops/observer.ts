@@ -1,5 +1,5 @@
 /**
- * What the operators' eyes (the access log and the metrics, decisions §12) learn of a request.
+ * What the operators' eyes (the access log and the metrics, docs/api.md §12) learn of a request.
  * The pipeline fills a {@link RequestNote} as it goes, only when some observer is configured;
  * the responder then tells the observers of the response. With no observer the pipeline makes
  * no note, and the request path pays nothing for them.

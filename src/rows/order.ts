@@ -1,5 +1,5 @@
 /**
- * Row order of each kind (decisions §6, "Orders"): the primary key descending as given, ties
+ * Row order of each kind (docs/api.md §6, "Orders"): the primary key descending as given, ties
  * broken by dates descending, then `accession_no` descending, then `ticker` ascending. The
  * builder writes rows in this order and the snapshot reader refuses a file that breaks it, so
  * the server can keep the first rows of each list while it streams the file.
@@ -57,7 +57,7 @@ export const ROW_ORDER: Readonly<Record<RowKind, RowComparator>> = Object.freeze
   reports: chain(strDescNullLast('latest_filing_at'), strAsc('ticker')),
 });
 
-/** Human-readable statement of each order, for the OpenAPI document and the README. */
+/** Human-readable statement of each order, for the OpenAPI document and docs/api.md. */
 export const ROW_ORDER_TEXT: Readonly<Record<RowKind, string>> = Object.freeze({
   insiders: '|net_usd| descending, then ticker ascending',
   filings: 'filed_at descending, then accepted_at descending, then accession_no descending, then ticker ascending',

@@ -1,5 +1,5 @@
 /**
- * The shape of every row kind (decisions §6), as JSON Schema. The snapshot reader checks each
+ * The shape of every row kind (docs/api.md §6), as JSON Schema. The snapshot reader checks each
  * row against these, the builder verifies its output with them and the OpenAPI document
  * publishes them, and the TypeScript types in `types.ts` are derived from them (`Static<typeof INSIDER_ROW>`).
  */
@@ -12,7 +12,7 @@ import {
 const ticker = (description = 'ticker symbol, upper case, class suffix after "-" as EDGAR writes it (BRK-B)'): TypedSchema<string> =>
   str(description, { pattern: TICKER_PATTERN });
 const usd = (description: string): TypedSchema<number> => num(`${description}, in USD`);
-/** decisions §6 "Tickers". Optional in the schema so that snapshots built before it still load; every build writes it. */
+/** docs/api.md §6 "Tickers". Optional in the schema so that snapshots built before it still load; every build writes it. */
 const tickers = arr(ticker(), 'every ticker the company trades under (company_tickers files and the submissions JSON), primary first; ' +
   '`ticker` is the first. `?ticker=` finds the row by any of them (GOOG and GOOGL both find Alphabet)');
 /** Optional in the schemas so that snapshots built before it still load; every build writes it. */
@@ -247,7 +247,7 @@ export const ROW_SCHEMAS: Readonly<Record<RowKind, Schema>> = Object.freeze({
   filings: FILING_ROW,
 });
 
-/** The written field of each kind (decisions §6): `recap` on earnings, `summary` elsewhere. */
+/** The written field of each kind (docs/api.md §6): `recap` on earnings, `summary` elsewhere. */
 export const WRITTEN_FIELD: Readonly<Record<RowKind, 'summary' | 'recap'>> = Object.freeze({
   reports: 'summary',
   insiders: 'summary',
@@ -256,7 +256,7 @@ export const WRITTEN_FIELD: Readonly<Record<RowKind, 'summary' | 'recap'>> = Obj
   filings: 'summary',
 });
 
-/** Words that no written field may contain (decisions §6). Matched case-insensitively as whole words with their inflections (summaries.ts). */
+/** Words that no written field may contain (docs/api.md §6). Matched case-insensitively as whole words with their inflections (summaries.ts). */
 export const ADVICE_WORDS = Object.freeze([
   'recommend', 'price target', 'target price', 'rating', 'upgrade', 'downgrade', 'outperform',
   'underperform', 'overweight', 'underweight', 'undervalued', 'overvalued', 'strong buy',

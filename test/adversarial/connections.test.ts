@@ -1,5 +1,5 @@
 /**
- * The connection layer of `listen()` (decisions §12) under attack, through raw sockets against
+ * The connection layer of `listen()` (docs/api.md §12) under attack, through raw sockets against
  * the real server on port 0, with small timeouts injected through its options: the connection
  * cap, slow headers, timeouts next to complete or unfinished responses, and the graceful stop.
  */

@@ -1,5 +1,5 @@
 /**
- * A property-based fuzz of request bytes against the real server on port 0 (decisions §12):
+ * A property-based fuzz of request bytes against the real server on port 0 (docs/api.md §12):
  * pipelined requests built from the API's own paths and headers, mutated and mixed with
  * random bytes, written in random pieces on raw sockets. Whatever arrives, the server never
  * answers with a 5xx other than a designed 503, never hangs, and every answer is a complete

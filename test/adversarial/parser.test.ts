@@ -1,5 +1,5 @@
 /**
- * What the connection layer answers (decisions §12), through raw sockets against the real
+ * What the connection layer answers (docs/api.md §12), through raw sockets against the real
  * server on port 0: HTTP/1.1's own refusals (Host, Expect) and Node's parser refusals in the
  * error envelope with X-Request-Id, nothing written inside or after a response already under
  * way, and a request body that is never read.

@@ -1,7 +1,7 @@
 /**
  * Pipelined requests against the real server on port 0, through raw sockets: clients that
  * write many requests without reading and hang up. The count in flight counts each connection
- * once, comes back to 0, and the breaker ends closed (decisions §8, §12).
+ * once, comes back to 0, and the breaker ends closed (docs/api.md §8, §12).
  */
 import { test } from 'node:test';
 import fc from 'fast-check';

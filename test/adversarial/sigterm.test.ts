@@ -1,5 +1,5 @@
 /**
- * SIGTERM on a real `equity-facts serve` process under keep-alive load (decisions §12): 32
+ * SIGTERM on a real `equity-facts serve` process under keep-alive load (docs/api.md §12): 32
  * connections, some sending one request at a time and some pipelining batches, keep the server
  * busy; the signal comes in the middle. Every request sent must be answered whole, each
  * connection must be closed cleanly after an answer saying `Connection: close`, and the process

@@ -1,6 +1,6 @@
 /**
  * The builder keeps only the P and S transactions of a form, yet a 4/A still replaces the
- * original when it reports any Table I transaction (decisions §6): what the form filed decides,
+ * original when it reports any Table I transaction (docs/api.md §6): what the form filed decides,
  * not what the builder kept. From XML and from a data set alike.
  */
 import { test, type TestContext } from 'node:test';

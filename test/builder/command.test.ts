@@ -1,5 +1,5 @@
 /**
- * `equity-facts build` as an operator meets it (decisions §12): usage mistakes are usage errors,
+ * `equity-facts build` as an operator meets it (docs/api.md §12): usage mistakes are usage errors,
  * and a build that found no input of a kind the serving version has is not published.
  */
 import { test, type TestContext } from 'node:test';

@@ -1,6 +1,6 @@
 /**
  * SEC's bulk data sets in `build`: the same filings give the same rows from a data set as from
- * their XML (decisions §14), zipped or unpacked, recognised by content; a table that cannot be
+ * their XML (docs/api.md §14), zipped or unpacked, recognised by content; a table that cannot be
  * read refuses its data set whole; tables and archives that are not SEC's are named and passed over.
  */
 import { test, type TestContext } from 'node:test';

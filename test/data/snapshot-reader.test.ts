@@ -1,5 +1,5 @@
 /**
- * The snapshot is checked whole and a failure names the file and line (decisions §7).
+ * The snapshot is checked whole and a failure names the file and line (docs/api.md §7).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

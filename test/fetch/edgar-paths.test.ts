@@ -6,7 +6,7 @@ import {
   submissionsLocation, submissionsPageLocation, urlOf,
 } from '../../src/fetch/edgar-paths.js';
 
-test('EDGAR URLs: each kind on its own host, with EDGAR\'s CIK and accession forms (decisions §14)', () => {
+test('EDGAR URLs: each kind on its own host, with EDGAR\'s CIK and accession forms (docs/api.md §14)', () => {
   assert.equal(urlOf(COMPANY_TICKERS), 'https://www.sec.gov/files/company_tickers.json');
   assert.equal(urlOf(submissionsLocation('320193')), 'https://data.sec.gov/submissions/CIK0000320193.json');
   assert.equal(urlOf(submissionsPageLocation('CIK0001318605-submissions-001.json')!), 'https://data.sec.gov/submissions/CIK0001318605-submissions-001.json');

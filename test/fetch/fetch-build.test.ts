@@ -1,5 +1,5 @@
 /**
- * The end-to-end promise of decisions §14: `fetch` against the replay server, then `build --from`
+ * The end-to-end promise of docs/api.md §14: `fetch` against the replay server, then `build --from`
  * the fetched folder, gives the same snapshot rows as `build` on the sec-data files the replay
  * served, read in their own layout.
  */

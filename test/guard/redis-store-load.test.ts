@@ -1,5 +1,5 @@
 /**
- * Limits shared through Redis stay exact while the API processes are busy (decisions §11: a busy
+ * Limits shared through Redis stay exact while the API processes are busy (docs/api.md §11: a busy
  * API process, its own event loop late, is not an unreachable Redis): real processes on one
  * real Redis, bursts of concurrent requests for one key; and Redis stopped (SIGSTOP) and resumed.
  */

@@ -1,5 +1,5 @@
 /**
- * An EDGAR replay server on loopback: answers EDGAR's URL paths (both hosts, decisions §14) from
+ * An EDGAR replay server on loopback: answers EDGAR's URL paths (both hosts, docs/api.md §14) from
  * `../shared/sec-data` (see sec-data-routes.ts) and from routes a test adds, gzipped when the
  * client accepts it, 404 for anything else. It records every request (path, headers, time on
  * the injected clock) and the sec-data file behind every 200, and can be told to answer a path

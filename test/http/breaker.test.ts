@@ -1,5 +1,5 @@
 /**
- * The service-wide breaker through the real server (decisions §8): load-opened with an injected
+ * The service-wide breaker through the real server (docs/api.md §8): load-opened with an injected
  * sample and clock, opened by the real sampler's count of requests in flight, and forced open by
  * SIGUSR2 on a real child process.
  */

@@ -1,5 +1,5 @@
 /**
- * Conditional requests through the real server (decisions §10): weak ETags on list pages,
+ * Conditional requests through the real server (docs/api.md §10): weak ETags on list pages,
  * a strong one on the OpenAPI document, and 304 that takes no token but still checks the key.
  */
 import { test } from 'node:test';

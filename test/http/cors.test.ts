@@ -1,5 +1,5 @@
 /**
- * Browsers (decisions §12): every response under /api/v1 may be read from any origin and exposes
+ * Browsers (docs/api.md §12): every response under /api/v1 may be read from any origin and exposes
  * the fields a client needs; a preflight is answered 204 without a key or a token; any other
  * OPTIONS stays 405.
  */

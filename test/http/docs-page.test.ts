@@ -1,5 +1,5 @@
 /**
- * The docs page (decisions §13) in a real browser: Debian's Chromium driven by playwright-core.
+ * The docs page (docs/api.md §13) in a real browser: Debian's Chromium driven by playwright-core.
  * The page renders the seven operations of the API, its first screen at 1,280×800 shows Authorize
  * (where the key is entered) and the first operation, HEAD and OPTIONS are not listed as operations,
  * its icon answers, a key entered once makes try-it calls return 200 with rows, and no request goes

@@ -1,7 +1,7 @@
 /**
  * Whatever step of the pipeline answers, and however it frames the answer (an envelope, a 304, a
  * preflight's 204, a docs file), the answer carries the fields every response must have
- * (decisions §12: `X-Content-Type-Options`, `X-Request-Id`) and the access log gets one line for it.
+ * (docs/api.md §12: `X-Content-Type-Options`, `X-Request-Id`) and the access log gets one line for it.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * Token buckets through the real server, with the clock moved by hand (decisions §3).
+ * Token buckets through the real server, with the clock moved by hand (docs/api.md §3).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

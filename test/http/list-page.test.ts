@@ -9,7 +9,7 @@ import { MAX_KEPT_QUERY_CHARS } from '../../src/http/list-page.js';
 
 test('a list keeps no query text longer than MAX_KEPT_QUERY_CHARS: a 15 KB valid query gets its Link, and the list holds neither', async (t) => {
   const h = await startHarness(t, { baseUrl: 'https://api.example.test' });
-  // limit with 15,000 leading zeros is a valid limit of 3 (decisions §1: `05` is 5).
+  // limit with 15,000 leading zeros is a valid limit of 3 (docs/api.md §1: `05` is 5).
   const query = `ticker=aapl&limit=${'0'.repeat(15_000)}3`;
   for (let round = 0; round < 2; round++) {
     const reply = await h.get(`/api/v1/finance/filings?${query}`, withKey(KEYS.signal));

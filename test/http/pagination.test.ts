@@ -1,5 +1,5 @@
 /**
- * Pagination through the real server (decisions §9): `Link: rel="next"` reaches every row of
+ * Pagination through the real server (docs/api.md §9): `Link: rel="next"` reaches every row of
  * every list once, in order; cursors are tied to their list, refused when mangled, and survive a
  * snapshot reload.
  */

@@ -1,5 +1,5 @@
 /**
- * The list query's one-pass reader against the general path (decisions §1): for every query it
+ * The list query's one-pass reader against the general path (docs/api.md §1): for every query it
  * reads, the general path returns the same query and no error; the usual queries are read by it.
  * Generated with fast-check from the characters that matter to either path.
  */

@@ -1,5 +1,5 @@
 /**
- * quoteInput (decisions §12): client input in a detail is a JSON string of at most 100
+ * quoteInput (docs/api.md §12): client input in a detail is a JSON string of at most 100
  * characters of it, and never shows a key, whatever the input.
  */
 import { test } from 'node:test';

@@ -1,6 +1,6 @@
 /**
  * Snapshot and keys reload while requests run; broken ones are refused and the old keep serving
- * (decisions §4, §7).
+ * (docs/api.md §4, §7).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * Limits that stay exact across processes (decisions §11), through real processes: three
+ * Limits that stay exact across processes (docs/api.md §11), through real processes: three
  * `serve` processes sharing one real Redis, and `serve --workers 2` without Redis, each taking
  * a burst of 1,000 concurrent requests for one key.
  */

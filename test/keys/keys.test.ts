@@ -1,5 +1,5 @@
 /**
- * Keys: the minted format (decisions §4), the file checks, and the keys commands.
+ * Keys: the minted format (docs/api.md §4), the file checks, and the keys commands.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

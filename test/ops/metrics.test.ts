@@ -1,5 +1,5 @@
 /**
- * Prometheus metrics (decisions §12) through the real server: `/metrics` on its own listener,
+ * Prometheus metrics (docs/api.md §12) through the real server: `/metrics` on its own listener,
  * never on the API port, valid exposition text (Prometheus's own `promtool check metrics` when
  * Debian's `prometheus` package provides it), and figures that follow the requests. Also the
  * cluster primary's sum over its workers.
