@@ -52,8 +52,7 @@ const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
 const BREAKER_STATES: readonly BreakerState[] = ['closed', 'open', 'half_open', 'forced_open'];
 
 /**
- * Loads `prom-client` and registers the metrics (names and meanings in docs/operating.md#metrics
- * "Deploying" section).
+ * Loads `prom-client` and registers the metrics (names and meanings in docs/operating.md, Metrics).
  *
  * @throws Error when `prom-client` is not installed (the message says how to install it).
  */
