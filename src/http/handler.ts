@@ -23,6 +23,7 @@ import { ERRORS } from '../errors.js';
 import { InFlight } from './in-flight.js';
 import { Pipeline } from './pipeline.js';
 import { PipelineContext } from './pipeline-context.js';
+import { RequestState } from './request-state.js';
 import { createEyes } from '../ops/eyes.js';
 import { newNote, NOTE, type NotedResponse, type RequestNote } from '../ops/observer.js';
 import type { Metrics } from '../ops/metrics.js';
@@ -166,10 +167,11 @@ export function createHandler(options: HandlerOptions = {}): Handler {
       const requestId = nextRequestId();
       let note: RequestNote | undefined;
       if (observing) (res as NotedResponse)[NOTE] = note = newNote(requestId, now());
+      const request = new RequestState(req, res, requestId, note);
       try {
-        pipeline.dispatch(req, res, requestId, note);
+        pipeline.dispatch(request);
       } catch (error) {
-        context.failed(req, res, requestId, error);
+        context.failed(request, error);
       } finally {
         // Every answer above is written before this line, so a response is in flight only while
         // the process still holds some of its bytes (a slow reader's) or, after a bug, was never

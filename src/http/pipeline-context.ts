@@ -3,7 +3,6 @@
  * built, and what the address served decides (the responder, whose `attribution` names it, the
  * OpenAPI document, the next page's Link). One per handler; the steps read it and never build a part.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../errors.js';
 import type { Breaker } from '../guard/breaker.js';
 import type { LimiterStore } from '../guard/limiter-store.js';
@@ -11,7 +10,7 @@ import type { SnapshotIndex } from '../data/snapshot-index.js';
 import type { KeyTable } from '../keys/keys-file.js';
 import { DEFAULT_BASE_URL, defaultAttribution, type ResolvedOptions } from '../options.js';
 import { createResponder, type HeaderFields, type Responder, type SentHook } from './respond.js';
-import { firstFields } from './request-state.js';
+import { firstFields, type RequestState } from './request-state.js';
 import { prepareOpenApi, type PreparedDocument } from './targets.js';
 
 /** The parts {@link createHandler} built for the pipeline. */
@@ -106,10 +105,13 @@ export class PipelineContext {
 
   /**
    * Answers a request whose pipeline threw or whose store refused: an ApiError becomes its
-   * envelope (with the response's fields so far, when given), anything else is a bug, logged
-   * with its stack and answered 500 with the request id (never the stack).
+   * envelope, anything else is a bug, logged with its stack and answered 500 with the request
+   * id (never the stack).
+   *
+   * @param fields - the response's fields so far (a store's late refusal); without them, the
+   *   first fields only (a throw).
    */
-  failed(req: IncomingMessage, res: ServerResponse, requestId: string, error: unknown, fields?: HeaderFields): void {
+  failed({ req, res, requestId }: RequestState, error: unknown, fields?: HeaderFields): void {
     if (error instanceof ApiError) {
       if (!res.headersSent) this.#responder.sendError(req, res, error, fields ?? firstFields(requestId));
       return;

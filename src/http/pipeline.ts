@@ -7,7 +7,6 @@
  * their entry in {@link TARGETS}. The pipeline receives its parts already built
  * ({@link createHandler} wires them) and reads them; it never builds one.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, errorAnswer, type ErrorAnswer } from '../errors.js';
 import { findPlan } from '../plans.js';
 import { API_PREFIX, ALLOWED_METHODS, findRoute } from '../routes.js';
@@ -16,7 +15,6 @@ import type { MaybePromise } from '../guard/limiter-store.js';
 import { appendRateLimitFields } from '../guard/rate-limit-headers.js';
 import { pageBytes, pageLength } from '../data/page.js';
 import { hasExpired } from '../keys/lifecycle.js';
-import type { RequestNote } from '../ops/observer.js';
 import { presentedKey } from './auth.js';
 import { hasKeyInQuery, parseListQuery, quickListQuery, splitQuery } from './params.js';
 import { CORS_FIELDS, isPreflight } from './cors.js';
@@ -26,7 +24,7 @@ import { metaRow } from './meta-row.js';
 import type { PipelineContext } from './pipeline-context.js';
 import { originForm, readFraming } from './protocol.js';
 import { quoteInput } from './quote.js';
-import { RequestState } from './request-state.js';
+import type { RequestState } from './request-state.js';
 import { TARGETS } from './targets.js';
 
 /** Start of every path under the API prefix. */
@@ -53,8 +51,7 @@ export class Pipeline {
    * Answers one request, in the order of docs/api.md §1; may answer later when the limiter
    * store does. Throws only on a bug (the caller answers it with `PipelineContext.failed`).
    */
-  dispatch(req: IncomingMessage, res: ServerResponse, requestId: string, note: RequestNote | undefined): void {
-    const s = new RequestState(req, res, requestId, note);
+  dispatch(s: RequestState): void {
     // Framing: HTTP/1.1's own refusals, answered with the first fields only.
     let refusal = this.#framing(s);
     if (refusal !== undefined) return this.#refuse(s, refusal);
@@ -220,9 +217,9 @@ export class Pipeline {
       try {
         step.call(this, s, later);
       } catch (error) {
-        this.#at.failed(s.req, s.res, s.requestId, error, s.fields);
+        this.#at.failed(s, error, s.fields);
       }
-    }, (error: unknown) => this.#at.failed(s.req, s.res, s.requestId, error, s.fields));
+    }, (error: unknown) => this.#at.failed(s, error, s.fields));
   }
 
   /** The limiter's answer (429), then a parameter's (400), then the rows. */

@@ -61,12 +61,6 @@ function openApi(s: RequestState, at: PipelineContext): void {
   at.responder.send(req, res, 200, fields, document.body);
 }
 
-/** A file of the docs page (docs/api.md §13), by its name under `/docs/` (`''` is the page). */
-function docsFile(s: RequestState, at: PipelineContext, name: string): void {
-  const refused = answerDocs(s.req, s.res, name, s.fields, at.responder, at.isKnownKey);
-  if (refused !== undefined) at.responder.sendError(s.req, s.res, refused, s.fields);
-}
-
 /** `/healthz`: live while the process runs, breaker open or not (docs/api.md §8). */
 function healthz(s: RequestState, at: PipelineContext): void {
   s.fields.push('Cache-Control', 'no-store');
@@ -97,9 +91,10 @@ export const TARGETS: Readonly<Record<TargetKind, TargetAnswer | undefined>> = O
   rows: undefined,
   meta: undefined,
   openapi: openApi,
-  docs: (s, at) => docsFile(s, at, ''),
-  docsAsset: (s, at) => docsFile(s, at, s.url.slice(DOCS_PATH.length + 1, s.pathEnd)),
-  favicon: (s, at) => docsFile(s, at, FAVICON_NAME),
+  // The docs page and its files by their name under /docs/ (docs/api.md §13); '' is the page.
+  docs: (s, at) => answerDocs(s, at, ''),
+  docsAsset: (s, at) => answerDocs(s, at, s.url.slice(DOCS_PATH.length + 1, s.pathEnd)),
+  favicon: (s, at) => answerDocs(s, at, FAVICON_NAME),
   healthz,
   readyz,
   preflight,
