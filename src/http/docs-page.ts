@@ -11,15 +11,16 @@
  * compressed once per encoding, off the event loop.
  */
 import { readFileSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { PACKAGE_ROOT } from '../options.js';
 import { API_PREFIX } from '../routes.js';
 import { errorAnswer, type ErrorAnswer } from '../errors.js';
 import { ifNoneMatchMatches, strongTag } from './etag.js';
-import { chooseEncoding, type HeaderFields, type Responder } from './respond.js';
-import { quoteInput, type KeyRecogniser } from './quote.js';
+import { chooseEncoding } from './respond.js';
+import { quoteInput } from './quote.js';
+import type { PipelineContext } from './pipeline-context.js';
+import type { RequestState } from './request-state.js';
 import { faviconIco, FAVICON_TYPE } from './favicon.js';
 
 /** Folder of the viewer's files in the package. */
@@ -193,21 +194,26 @@ function initScript(): string {
 
 /**
  * Answers `GET /docs` (name `''`) or `GET /docs/<name>`: the file with a strong ETag, compressed
- * when accepted, 304 on a matching `If-None-Match`.
+ * when accepted, 304 on a matching `If-None-Match`; 404 `not_found` for a name that is not one
+ * of the page's files, quoted as any detail quotes client input (quote.ts), never a key.
  *
- * @param fields - the response's header fields so far (X-Request-Id ...).
- * @param responder - writes the answer (and tells the access log and metrics).
- * @param isKey - recognises the server's keys: a 404 quotes the name as any detail quotes client
- *   input (quote.ts), never a key.
- * @returns nothing when answered; an error answer (404 `not_found`) to send otherwise.
+ * @param s - the request, its response's header fields so far (X-Request-Id ...).
+ * @param at - its responder (which tells the access log and metrics) and the keys served.
+ * @param name - the file's name under `/docs/`.
  */
-export function answerDocs(req: IncomingMessage, res: ServerResponse, name: string, fields: HeaderFields, responder: Responder, isKey?: KeyRecogniser): ErrorAnswer | undefined {
+export function answerDocs(s: RequestState, at: PipelineContext, name: string): void {
+  const refused = docsAnswer(s, at, name);
+  if (refused !== undefined) at.responder.sendError(s.req, s.res, refused, s.fields);
+}
+
+/** {@link answerDocs}, but a 404 is returned, not sent. */
+function docsAnswer({ req, res, fields }: RequestState, { responder, isKnownKey }: PipelineContext, name: string): ErrorAnswer | undefined {
   const file = docsFile(name);
   if (file === null) {
     if (name === '' || Object.hasOwn(FILES, name)) {
       return errorAnswer('not_found', `The docs viewer is not installed (${DOCS_ASSETS_DIR} is missing its files; run npm run build).`);
     }
-    return errorAnswer('not_found', `No such file of the docs page: ${quoteInput(name, isKey)}`);
+    return errorAnswer('not_found', `No such file of the docs page: ${quoteInput(name, isKnownKey)}`);
   }
   if (name === '' && !docsInstalled()) {
     return errorAnswer('not_found', `The docs viewer is not installed (${DOCS_ASSETS_DIR} is missing its files; run npm run build).`);

@@ -21,9 +21,10 @@ import { readKeysFile, type KeyTable } from '../keys/keys-file.js';
 import { isDemoKeysFile, resolveOptions, type HandlerOptions } from '../options.js';
 import { createSocketRefusals, type RefusalHook } from './client-error.js';
 import { ERRORS } from '../errors.js';
-import { originForm, readFraming } from './protocol.js';
 import { InFlight } from './in-flight.js';
-import { createPipeline, firstFields } from './pipeline.js';
+import { Pipeline } from './pipeline.js';
+import { PipelineContext } from './pipeline-context.js';
+import { RequestState } from './request-state.js';
 import { createEyes } from '../ops/eyes.js';
 import { newNote, NOTE, type NotedResponse, type RequestNote } from '../ops/observer.js';
 import type { Metrics } from '../ops/metrics.js';
@@ -153,35 +154,25 @@ export function createHandler(options: HandlerOptions = {}): Handler {
   const nextRequestId = (): string => `${idPrefix}-${(requestCounter++).toString(36)}`;
 
   const stopping = { current: false };
-  const pipeline = createPipeline({ opts, breaker, limits, snapshots, keys, stopping, onSent: eyes.onSent });
+  const context = new PipelineContext({ opts, breaker, limits, snapshots, keys, stopping, onSent: eyes.onSent });
+  const pipeline = new Pipeline(context);
   // A refusal has no request: the access log and metrics get one that names no method or path.
   const refused: RefusalHook | undefined = eyes.onSent === undefined ? undefined : (socket, requestId, code, bytes) => {
     const res = { [NOTE]: newNote(requestId, now()) } as unknown as ServerResponse;
     eyes.onSent!({ method: undefined, url: '-', socket } as IncomingMessage, res, ERRORS[code].status, bytes, code);
   };
-  const refusals = createSocketRefusals(pipeline.responder, nextRequestId, refused);
+  const refusals = createSocketRefusals(() => context.responder, nextRequestId, refused);
 
   return {
     handle(req, res) {
       const requestId = nextRequestId();
       let note: RequestNote | undefined;
       if (observing) (res as NotedResponse)[NOTE] = note = newNote(requestId, now());
+      const request = new RequestState(req, res, requestId, note);
       try {
-        // HTTP/1.1's own refusals and a body (docs/api.md §12): answered, then the connection
-        // closes, so a body is never read and a refusal is never followed by another answer.
-        const framing = readFraming(req);
-        // An absolute-form target is answered by its path (RFC 9112 §3.2.2); every later step reads req.url.
-        const origin = originForm(req.url ?? '/');
-        if (origin !== undefined) req.url = origin;
-        if (framing.body) res.shouldKeepAlive = false;
-        if (framing.refusal !== undefined) {
-          res.shouldKeepAlive = false;
-          pipeline.responder().sendError(req, res, framing.refusal, firstFields(requestId));
-        } else {
-          pipeline.dispatch(req, res, requestId, note);
-        }
+        pipeline.dispatch(request);
       } catch (error) {
-        pipeline.failed(req, res, requestId, error);
+        context.failed(request, error);
       } finally {
         // Every answer above is written before this line, so a response is in flight only while
         // the process still holds some of its bytes (a slow reader's) or, after a bug, was never
@@ -194,7 +185,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     connect: refusals.connect,
     ready,
     servedAt(url) {
-      if (!pipeline.servedAt(url)) return;
+      if (!context.servedAt(url)) return;
       log(`WARNING: no public base URL is set (EQF_BASE_URL, or the baseUrl option); the OpenAPI servers and the attribution name ${url}, ` +
         'the address served. Set the address clients use.', 'warn');
     },

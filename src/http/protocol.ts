@@ -1,9 +1,10 @@
 /**
- * HTTP/1.1's own rules on a request that Node's parser accepted, checked before the pipeline
- * (docs/api.md §12): exactly one Host header is required, `Expect` other than `100-continue` is
- * refused, a body is never read, and an absolute-form target is routed by its path. Node enforces the first two itself with empty answers unless the server
- * is created with `requireHostHeader: false` and listens for `checkExpectation`; `listen()` does
- * both, so these answers come in the error envelope.
+ * HTTP/1.1's own rules on a request that Node's parser accepted, checked by the pipeline's first
+ * step, framing (docs/api.md §12): exactly one Host header is required, `Expect` other than
+ * `100-continue` is refused, a body is never read, and an absolute-form target is routed by its
+ * path. Node enforces the first two itself with empty answers unless the server is created with
+ * `requireHostHeader: false` and listens for `checkExpectation`; `listen()` does both, so these
+ * answers come in the error envelope.
  */
 import type { IncomingMessage } from 'node:http';
 import { errorAnswer, type ErrorAnswer } from '../errors.js';
