@@ -14,6 +14,7 @@ import type { TestContext } from 'node:test';
 import { Agent, request } from 'undici';
 import { KEY_RECORDS, ManualClock, writeFixtureSnapshot } from '../helpers/harness.js';
 import { get, rawConnect, readUntilClosed } from '../helpers/raw-http.js';
+import { requestsSeen } from '../helpers/requests-seen.js';
 import { writeKeysFile } from '../../src/keys/keys-command.js';
 import { listen, type ListenOptions, type RunningServer } from '../../src/server.js';
 
@@ -35,19 +36,6 @@ async function start(t: TestContext, options: Partial<ListenOptions>): Promise<{
   return { running, clock, logs };
 }
 
-/** Resolves once the server has seen `count` requests. */
-function requestsSeen(running: RunningServer, count: number): Promise<void> {
-  let seen = 0;
-  return new Promise((resolve) => {
-    const onRequest = (): void => {
-      if (++seen === count) {
-        running.server.off('request', onRequest);
-        resolve();
-      }
-    };
-    running.server.on('request', onRequest);
-  });
-}
 
 /** A client that writes `requests` pipelined GETs of `path` and reads nothing. */
 async function nonReader(url: string, path: string, requests: number): Promise<Socket> {

@@ -13,6 +13,7 @@ import type { Socket } from 'node:net';
 import type { TestContext } from 'node:test';
 import { KEY_RECORDS, ManualClock, writeFixtureSnapshot } from '../helpers/harness.js';
 import { exchange, get, rawConnect, ResponseReader } from '../helpers/raw-http.js';
+import { requestsSeen } from '../helpers/requests-seen.js';
 import { writeKeysFile } from '../../src/keys/keys-command.js';
 import { listen, type ListenOptions, type RunningServer } from '../../src/server.js';
 
@@ -33,19 +34,6 @@ async function start(t: TestContext, options: Partial<ListenOptions> = {}): Prom
   return { running, clock };
 }
 
-/** Resolves once the server has seen `count` requests. */
-function requestsSeen(running: RunningServer, count: number): Promise<void> {
-  let seen = 0;
-  return new Promise((resolve) => {
-    const onRequest = (): void => {
-      if (++seen === count) {
-        running.server.off('request', onRequest);
-        resolve();
-      }
-    };
-    running.server.on('request', onRequest);
-  });
-}
 
 /** Resolves once every connection the server has accepted so far has closed, and the loop has turned once. */
 function serverSocketsClosed(sockets: Set<Socket>): Promise<void> {
