@@ -45,6 +45,20 @@ export interface Served {
 }
 
 /**
+ * The message of an operational log line: its `msg` where the server writes JSON lines (the
+ * default since the one logger), else the line itself (`--log-format text`, and older builds).
+ */
+function messageOf(line: string): string {
+  if (!line.startsWith('{')) return line;
+  try {
+    const entry = JSON.parse(line) as { msg?: unknown };
+    return typeof entry.msg === 'string' ? entry.msg : line;
+  } catch {
+    return line;
+  }
+}
+
+/**
  * Starts `node ARGS…` and resolves once it printed `… on http://host:port (pid N)` on stderr.
  *
  * @param cpus - CPU list to pin the process to (`taskset -c`), e.g. `0`; unpinned when absent.
@@ -63,7 +77,7 @@ export function startServer(args: readonly string[], timeoutMs = 120_000, cpus?:
       while (newline !== -1) {
         const line = pending.slice(0, newline);
         pending = pending.slice(newline + 1);
-        log.push({ at: performance.now(), line });
+        log.push({ at: performance.now(), line: messageOf(line) });
         const match = / on (http:\/\/[^ ]+) \(pid \d+\)/.exec(line);
         if (match) {
           clearTimeout(timer);
