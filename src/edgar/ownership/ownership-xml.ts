@@ -43,11 +43,18 @@ export function readOwnershipDocument(root: XmlNode, accessionNo: string, filedA
   if (!issuerCik) throw new Error('ownershipDocument without issuerCik');
   if (!periodOfReport) throw new Error('ownershipDocument without periodOfReport');
   if (!documentType) throw new Error('ownershipDocument without documentType');
-  const pricedFootnotes = new Set(children(child(doc, 'footnotes'), 'footnote')
-    .filter((f) => typeof f['@id'] === 'string' && statesTransactionPrice(text(f) ?? ''))
-    .map((f) => f['@id'] as string));
+  // Read only for a line whose price cell is empty (rare): most documents never test a footnote.
+  const footnotes = new Map(children(child(doc, 'footnotes'), 'footnote')
+    .filter((f) => typeof f['@id'] === 'string')
+    .map((f) => [f['@id'] as string, text(f) ?? '']));
+  const priced = new Map<string, boolean>();
+  const statesPrice = (id: string): boolean => {
+    let known = priced.get(id);
+    if (known === undefined) priced.set(id, known = footnotes.has(id) && statesTransactionPrice(footnotes.get(id)!));
+    return known;
+  };
   const transactions = children(child(doc, 'nonDerivativeTable'), 'nonDerivativeTransaction')
-    .map((node) => readTransaction(node, pricedFootnotes))
+    .map((node) => readTransaction(node, statesPrice))
     .filter((t): t is OwnershipTransaction => t !== undefined);
   const checkbox = xmlBoolean(text(doc, 'aff10b5One'));
   const signatureDate = latestSignatureDate(doc);
@@ -111,9 +118,9 @@ function footnoteIds(node: XmlValue, out: string[] = []): string[] {
 /**
  * One Table I line.
  *
- * @param pricedFootnotes - ids of the document's footnotes that state a price per share or unit.
+ * @param statesPrice - whether the document's footnote of that id states a price per share or unit.
  */
-function readTransaction(node: XmlNode, pricedFootnotes: ReadonlySet<string>): OwnershipTransaction | undefined {
+function readTransaction(node: XmlNode, statesPrice: (id: string) => boolean): OwnershipTransaction | undefined {
   const code = text(node, 'transactionCoding', 'transactionCode');
   const date = isoDate(text(node, 'transactionDate', 'value'));
   if (!code || !date) return undefined;
@@ -127,7 +134,7 @@ function readTransaction(node: XmlNode, pricedFootnotes: ReadonlySet<string>): O
     price: price ?? null,
     sharesText: shares === undefined ? null : text(amounts, 'transactionShares', 'value')!.replace(/,/g, ''),
     priceText: price === undefined ? null : text(amounts, 'transactionPricePerShare', 'value')!.replace(/,/g, ''),
-    priceInFootnote: price === undefined && pricedFootnotes.size > 0 && footnoteIds(node).some((id) => pricedFootnotes.has(id)),
+    priceInFootnote: price === undefined && footnoteIds(node).some(statesPrice),
   };
 }
 
