@@ -22,7 +22,7 @@ export const TRANSACTION_CODE_WORDS: Readonly<Record<string, string>> = Object.f
   L: 'small acquisition under Rule 16a-6',
   W: 'acquisition or disposition by will or the laws of descent and distribution',
   Z: 'deposit into or withdrawal from a voting trust',
-  J: 'other acquisition or disposition',
+  J: 'acquisition or disposition of another kind (the form describes it)',
   K: 'transaction in an equity swap or an instrument like one',
   U: 'disposition by a tender of shares in a change of control',
 });
