@@ -2,11 +2,15 @@
  * The insider-transactions endpoint through the real server on port 0, serving a snapshot built
  * from the real EDGAR test set (docs/api.md §16): the envelope, written fields by plan, every row
  * reachable through `Link` in the documented order (page boundaries inside lines whose order keys
- * tie included), and the 400, 401, 404 and 405 answers of every list endpoint.
+ * tie included), and the 400, 401, 404 and 405 answers of every list endpoint; and a version built
+ * before the kind existed, served with the kind empty (docs/api.md §7).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KEYS, startHarness, withKey, type Harness } from '../helpers/harness.js';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { KEYS, startHarness, withKey, writeFixtureSnapshot, type Harness } from '../helpers/harness.js';
+import { publishVersion } from '../../src/data/snapshot-writer.js';
 import { realBuild, secDataSkip as skip } from '../helpers/real-build.js';
 import { ORDER_KEY_PARTS } from '../../src/data/order-key.js';
 
@@ -94,4 +98,21 @@ test(skip ? `insider-transactions errors (${skip})` : 'bad requests get the erro
   const insiders = await h.get('/api/v1/finance/insiders?limit=1', withKey(KEYS.signal));
   const cursor = /cursor=([A-Za-z0-9_-]+)/.exec(String(insiders.headers.link))![1]!;
   assert.match(await expect(`${PATH}?cursor=${cursor}`, 400, 'invalid_parameter'), /cursor/);
+});
+
+test('a version built before insider-transactions existed is served, the endpoint answering 200 with count 0', async (t) => {
+  const h = await startHarness(t);
+  // v2 as an older build wrote it: no insider-transactions.ndjson, and no manifest entry for it.
+  await writeFixtureSnapshot(h.snapshotsDir, 'v2', undefined, false);
+  await rm(join(h.snapshotsDir, 'v2', 'insider-transactions.ndjson'));
+  const manifestFile = join(h.snapshotsDir, 'v2', 'manifest.json');
+  const manifest = JSON.parse(await readFile(manifestFile, 'utf8'));
+  delete manifest.files['insider-transactions.ndjson'];
+  await writeFile(manifestFile, JSON.stringify(manifest));
+  await publishVersion(h.snapshotsDir, 'v2');
+  assert.deepEqual(await h.server.handler.reload(), { snapshot: true, keys: true });
+  const empty = await h.get(`${PATH}?ticker=AAPL`, withKey(KEYS.signal));
+  assert.deepEqual([empty.status, empty.headers['x-snapshot-version'], empty.json.count, empty.json.data], [200, 'v2', 0, []]);
+  const filings = await h.get('/api/v1/finance/filings?ticker=AAPL&limit=50', withKey(KEYS.signal));
+  assert.equal(filings.json.count, 25, 'the other kinds as before');
 });
