@@ -22,9 +22,9 @@ import { sortRows, writeSnapshot } from '../src/data/snapshot-writer.js';
 import { writeKeysFile } from '../src/keys/keys-command.js';
 import { hashKey, type KeyRecord } from '../src/keys/keys-file.js';
 import { BASE62, KEY_PREFIX, keyChecksum } from '../src/keys/mint.js';
-import type { EarningsRow, FilingRow } from '../src/rows/types.js';
+import type { EarningsRow, FilingRow, InsiderTransactionRow } from '../src/rows/types.js';
 import {
-  businessDays, makeCompanies, makeEarnings, makeFiling, makeInsider, makeReport, makeWhale, perDay, randomInt,
+  businessDays, makeCompanies, makeEarnings, makeFiling, makeInsider, makeInsiderTransactions, makeReport, makeWhale, perDay, randomInt,
   seededRandom, zipfSampler, type Company, type CompanyActivity,
 } from './bench/synthetic-rows.js';
 
@@ -46,6 +46,8 @@ export interface GenerateOptions {
   whales?: number;
   /** Earnings rows. @default filings / 25 */
   earnings?: number;
+  /** Insider-transaction rows, about (forms have 1 to 4 lines each). @default filings / 2 */
+  transactions?: number;
   /** Last business day the data covers. @default 2025-06-30 */
   through?: string;
   /**
@@ -87,6 +89,7 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
   const through = options.through ?? '2025-06-30';
   const nFilings = options.filings;
   const nEarnings = options.earnings ?? Math.round(nFilings / 25);
+  const nTransactions = options.transactions ?? Math.round(nFilings / 2);
   const nWhales = options.whales ?? 5000;
   const nKeys = options.keys ?? 10_000;
   for (const [name, value] of Object.entries({ companies: options.companies, filings: nFilings, whales: nWhales })) {
@@ -146,6 +149,20 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
       yield* sortRows('earnings', batch);
     }
   };
+  let transactionRows = 0;
+  // Forms of 2.5 lines on average, each day's sorted (the lines of a form stay in their order: the sort is stable).
+  const transactions = function* (): Generator<InsiderTransactionRow> {
+    const random = seededRandom(rowSeed + 909);
+    let sequence = 2_000_000;
+    for (let d = 0; d < days.length; d++) {
+      const batch: InsiderTransactionRow[] = [];
+      for (let i = perDay(Math.round(nTransactions / 2.5), days.length, d); i > 0; i--) {
+        batch.push(...makeInsiderTransactions(random, ordered[zipf(random)]!, days[d]!, sequence++));
+      }
+      transactionRows += batch.length;
+      yield* sortRows('insider-transactions', batch);
+    }
+  };
   const reportRandom = seededRandom(rowSeed + 404);
   const insiderRandom = seededRandom(rowSeed + 505);
   const whaleRandom = seededRandom(rowSeed + 606);
@@ -161,6 +178,7 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
       whales: sortRows('whales', whaleFilers.map((f, i) => makeWhale(whaleRandom, f, listed, through, 900_000 + i))),
       earnings: earnings(),
       filings: filings(),
+      'insider-transactions': transactions(),
     },
   });
 
@@ -172,7 +190,7 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
   await writeFile(join(options.out, 'tickers.txt'), byFilings.map(([t, n]) => `${t} ${n}\n`).join(''));
   const result: GenerateResult = {
     snapshotsDir, version,
-    rows: { reports: listed.length, filings: nFilings, earnings: nEarnings, whales: nWhales },
+    rows: { reports: listed.length, filings: nFilings, earnings: nEarnings, whales: nWhales, 'insider-transactions': transactionRows },
     filingsPerTicker: { max: counts[0] ?? 0, median: counts[counts.length >> 1] ?? 0, min: counts[counts.length - 1] ?? 0 },
     keysFile, keysText, seconds: (performance.now() - started) / 1000,
   };
@@ -204,13 +222,13 @@ async function writeKeys(out: string, count: number, seed: number): Promise<[str
 }
 
 const USAGE = `usage: tsx scripts/gen-snapshot.ts --companies N --filings N [--out DIR] [--seed N] [--keys N]
-       [--zipf S] [--whales N] [--earnings N] [--through YYYY-MM-DD] [--revision N] [--version V] [--no-publish]`;
+       [--zipf S] [--whales N] [--earnings N] [--transactions N] [--through YYYY-MM-DD] [--revision N] [--version V] [--no-publish]`;
 
 async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv, strict: true, options: {
       companies: { type: 'string' }, filings: { type: 'string' }, out: { type: 'string' }, seed: { type: 'string' },
-      keys: { type: 'string' }, zipf: { type: 'string' }, whales: { type: 'string' }, earnings: { type: 'string' },
+      keys: { type: 'string' }, zipf: { type: 'string' }, whales: { type: 'string' }, earnings: { type: 'string' }, transactions: { type: 'string' },
       through: { type: 'string' }, revision: { type: 'string' }, version: { type: 'string' }, 'no-publish': { type: 'boolean' }, help: { type: 'boolean' },
     },
   });
@@ -230,7 +248,7 @@ async function main(argv: string[]): Promise<number> {
   const out = values.out ?? `bench-out/snap-c${companies}-f${filings}-s${number('seed') ?? 1}-r${number('revision') ?? 0}`;
   const result = await generateSnapshot({
     out, companies, filings, seed: number('seed'), keys: number('keys'), zipf: number('zipf'), whales: number('whales'),
-    earnings: number('earnings'), through: values.through, revision: number('revision'), version: values.version, publish: !values['no-publish'],
+    earnings: number('earnings'), transactions: number('transactions'), through: values.through, revision: number('revision'), version: values.version, publish: !values['no-publish'],
   });
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   return 0;

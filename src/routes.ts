@@ -129,6 +129,13 @@ export const ROUTES: readonly Route[] = Object.freeze([
     description: 'Recently filed documents with links to the primary document and the index page, and a summary where one exists.',
   },
   {
+    path: `${API_PREFIX}/finance/insider-transactions`, operationId: 'listInsiderTransactions', auth: true, countsAgainstLimits: true, underApi: true,
+    params: ['limit', 'ticker', 'cursor'], target: { kind: 'rows', rows: 'insider-transactions' }, summary: 'Every Form 4 transaction line',
+    description: 'One row per transaction line of Table I (non-derivative) and Table II (derivative) of every Form 4 and 4/A in the insider ' +
+      'window, latest transaction first; the lines of a filing that a 4/A replaced are left out. A company\'s P and S rows of Table I are the ' +
+      'trades its insider row counts.',
+  },
+  {
     path: `${API_PREFIX}/openapi.json`, operationId: 'getOpenApi', auth: false, countsAgainstLimits: false, underApi: true, params: [],
     target: { kind: 'openapi' }, summary: 'This OpenAPI 3.1 document',
     description: 'The machine-readable description of the API. No key needed.',

@@ -5,7 +5,7 @@
  * advice words (docs/api.md §6).
  */
 import type {
-  EarningsRow, FilingRow, Holding, InsiderRow, NotableTrade, ReportRow, WhaleRow,
+  EarningsRow, FilingRow, Holding, InsiderRow, InsiderTransactionRow, NotableTrade, ReportRow, WhaleRow,
 } from '../../src/rows/types.js';
 
 /** A seeded generator of floats in [0, 1) (mulberry32: small, fast, good enough for test data). */
@@ -191,6 +191,39 @@ export function makeInsider(random: Random, company: Company & { ticker: string 
     summary: `Insiders of ${company.name} made ${buys} open-market purchases and ${notable.length - buys} open-market sales ` +
       `between ${start} and ${through}, for a net value of ${net} USD.`,
   };
+}
+
+const TRANSACTION_CODES = ['S', 'S', 'S', 'P', 'A', 'M', 'F', 'G'] as const;
+
+/**
+ * The lines of one Form 4 filed on `day`: 1 to 4 lines (Table I, then a Table II line where one is
+ * an exercise), in the form's order, of one reporting owner.
+ */
+export function makeInsiderTransactions(random: Random, company: Company, day: string, sequence: number): InsiderTransactionRow[] {
+  const owner = `${WORDS[randomInt(random, WORDS.length)]} ${String.fromCharCode(65 + randomInt(random, 26))}.`;
+  const ownerCik = String(2_000_000 + randomInt(random, 500_000)).padStart(10, '0');
+  const role = ROLES[randomInt(random, ROLES.length)]!;
+  const accession = accessionOf(company.cik, day, sequence);
+  const plan = random() < 0.5;
+  const lines = 1 + randomInt(random, 4);
+  const out: InsiderTransactionRow[] = [];
+  for (let i = 0; i < lines; i++) {
+    const code = TRANSACTION_CODES[randomInt(random, TRANSACTION_CODES.length)]!;
+    const derivative = code === 'M' && i === lines - 1;
+    const shares = 10 + randomInt(random, 50_000);
+    const price = code === 'A' || code === 'G' ? 0 : Math.round((1 + random() * 400) * 100) / 100;
+    const value = Math.round(shares * price * 100) / 100;
+    const disposed = code === 'S' || code === 'F' || code === 'G' || derivative;
+    out.push({
+      type: 'insider_transaction', ticker: company.ticker, tickers: company.ticker ? [company.ticker] : [], cik: company.cik, company: company.name,
+      owner_cik: ownerCik, owner_name: owner, role, joint_owner_ciks: [], form: '4', accession_no: accession, filed_at: day, filed_at_source: 'edgar',
+      transaction_date: day, table: derivative ? 'derivative' : 'non_derivative', security_title: derivative ? 'Stock Option (right to buy)' : 'Common Stock',
+      code, acquired_disposed: disposed ? 'D' : 'A', shares, price_usd: price, value_usd: value, shares_owned_after: shares * (1 + randomInt(random, 20)),
+      direct_indirect: 'D', plan_10b5_1: plan, price_in_footnote: false, from_data_set: false,
+      summary: `On ${day}, ${owner} (${role}) reported ${shares} ${derivative ? 'units' : 'shares'} of ${company.name} with code ${code} at ${price} USD, worth ${value} USD.`,
+    });
+  }
+  return out;
 }
 
 /** A 13F-HR filer holding positions in `companies`. */

@@ -8,6 +8,7 @@ import type { RowKind } from '../rows/schemas.js';
 import type { AsOfInputs } from './as-of.js';
 import type { Inputs } from './inputs.js';
 import type { InsiderResult } from '../facts/insiders.js';
+import type { InsiderTransactionResult } from '../facts/insider-transactions.js';
 import type { Resolved } from './resolve.js';
 import type { PositionIssuer } from '../facts/issuer-tickers.js';
 import type { Period, Position } from '../facts/whales.js';
@@ -20,6 +21,7 @@ export interface BuildSectionInputs {
   known: AsOfInputs;
   counts: Record<RowKind, number>;
   insiders: InsiderResult;
+  transactions: InsiderTransactionResult;
   earnings: { withoutTicker: number; withoutDocument: number };
   reports: { withoutTicker: number };
   periods: ReadonlyMap<string, Period[]>;
@@ -41,6 +43,8 @@ export function buildSection(s: BuildSectionInputs): Record<string, unknown> {
       insider_issuers_without_ticker: s.insiders.issuersWithoutTicker.length,
       filings_replaced_by_4a: s.insiders.replacedByAmendment,
       insider_transactions_from_data_set: s.insiders.transactionsFromDataSet,
+      insider_transaction_rows_from_data_set: s.transactions.rowsFromDataSet,
+      insider_transaction_lines_left_out: s.transactions.linesLeftOut,
       ownership_in_plain_text: s.inputs.plainTextOwnership.length,
       earnings_without_ticker: s.earnings.withoutTicker,
       earnings_without_document: s.earnings.withoutDocument,

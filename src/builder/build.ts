@@ -17,12 +17,13 @@ import { createExtractPool, defaultWorkers } from './extract-pool.js';
 import type { Inputs } from './inputs.js';
 import { readInputs } from './read-inputs.js';
 import { addDays } from '../edgar/conventions.js';
-import { computeInsiderRows } from '../facts/insiders.js';
+import { computeInsiderRows, type InsiderOptions } from '../facts/insiders.js';
+import { computeInsiderTransactionRows } from '../facts/insider-transactions.js';
 import { issuerLookup } from '../facts/issuer-tickers.js';
 import { knownFilings } from '../facts/known-filings.js';
 import { computeReportRows } from '../facts/reports.js';
 import { resolveInputs } from './resolve.js';
-import { earningsRecap, filingSummary, insiderSummary, reportSummary, whaleSummary } from '../facts/summaries.js';
+import { earningsRecap, filingSummary, insiderSummary, insiderTransactionSummary, reportSummary, whaleSummary } from '../facts/summaries.js';
 import { peekFiles, walkAhead, walkFiles, type WalkedFile, type WalkStats } from './walk.js';
 import { windowMiss, type WindowMiss } from './window-fit.js';
 import { computeWhaleRows, foldPeriods } from '../facts/whales.js';
@@ -231,11 +232,14 @@ export function computeSnapshot(inputs: Inputs, options: ComputeOptions): Comput
     const c = company(cik);
     return c?.tickers[0] ? { ticker: c.tickers[0], tickers: c.tickers, name: c.name } : undefined;
   };
-  const insiders = computeInsiderRows(known.ownership, {
+  // The insider and insider-transaction rows share their window and issuer lookup, so that they agree (docs/api.md §16).
+  const insiderOptions: InsiderOptions = {
     asOf, windowDays,
     issuer: (cik, filing) => issuer(cik)
       ?? (filing.issuerTradingSymbol ? { ticker: filing.issuerTradingSymbol, tickers: [filing.issuerTradingSymbol], name: filing.issuerName } : undefined),
-  });
+  };
+  const insiders = computeInsiderRows(known.ownership, insiderOptions);
+  const transactions = computeInsiderTransactionRows(known.ownership, insiderOptions);
   // Every position read up to the as-of date: the spellings of each CUSIP (issuer-tickers.ts).
   const issuerOf = issuerLookup(inputs.tickers, (function* () { for (const f of known.thirteenF) yield* f.entries; })());
   const periods = foldPeriods(known.thirteenF);
@@ -254,6 +258,7 @@ export function computeSnapshot(inputs: Inputs, options: ComputeOptions): Comput
     earnings: earnings.rows.map((r) => withText(r, 'recap', earningsRecap(r))),
     filings: filings.map((r) => withText(r, 'summary', filingSummary(r))),
     reports: reports.rows.map((r) => withText(r, 'summary', reportSummary(r))),
+    'insider-transactions': transactions.rows.map((r) => withText(r, 'summary', insiderTransactionSummary(r))),
   };
   // A kind with inputs inside the as-of date and its window but no rows means a step dropped everything.
   const filingsStart = addDays(asOf, -(filingsDays - 1));
@@ -264,6 +269,8 @@ export function computeSnapshot(inputs: Inputs, options: ComputeOptions): Comput
     earnings: earnings.rows.length + earnings.withoutTicker + earnings.withoutDocument > 0,
     filings: known.filings.some((f) => f.filedAt >= filingsStart),
     reports: known.filings.some((f) => (company(f.cik)?.tickers.length ?? 0) > 0),
+    // Lines that lack a field EDGAR's schema requires are no rows (counted in the manifest), nor a sign of a dropped step.
+    'insider-transactions': transactions.linesInWindow > Object.values(transactions.linesLeftOut).reduce((a, b) => a + b, 0),
   };
   const empty = ROW_KINDS.filter((kind) => hadInputs[kind] && rows[kind].length === 0);
   if (empty.length > 0) throw new Error(`no ${empty.join(', ')} rows although the input had some (check --as-of ${asOf}, --window-days ${windowDays}, --filings-days ${filingsDays})`);
@@ -271,7 +278,7 @@ export function computeSnapshot(inputs: Inputs, options: ComputeOptions): Comput
   const counts = Object.fromEntries(ROW_KINDS.map((k) => [k, rows[k].length])) as Record<RowKind, number>;
   const build = buildSection({
     options: { from: options.from, as_of: asOf, as_of_source: options.asOf ? 'option' : 'latest filing date read', window_days: windowDays, filings_days: filingsDays },
-    inputs, resolved, known, counts, insiders, earnings, reports, periods, issuerOf,
+    inputs, resolved, known, counts, insiders, transactions, earnings, reports, periods, issuerOf,
   });
   const miss = windowMiss({ filings: known.filings, ownership: known.ownership, asOf, windowDays, filingsDays, rows: counts });
   return { asOf, rows, counts, build, ...(miss ? { windowMiss: miss } : {}) };

@@ -1,18 +1,20 @@
 /**
  * One bulk data set (a folder of tables, or a zip archive), assembled from its tables as they
  * stream past, in any order: the Insider Transactions Data Sets give each Form 3/4/5 filing
- * (SUBMISSION) with its reporting owners (REPORTINGOWNER) and its Table I transactions
- * (NONDERIV_TRANS); the Form 13F Data Sets give each 13F filing (SUBMISSION, COVERPAGE,
- * SUMMARYPAGE, SIGNATURE) with its information table (INFOTABLE). Only what rows use is kept:
- * of the transactions, codes P and S; of the information table, the entries, their repeated
- * names and titles stored once. The records are those the filings' XML gives, so the same
- * filings make the same rows, except that NONDERIV_TRANS stores shares and prices with 2 decimals
+ * (SUBMISSION) with its reporting owners (REPORTINGOWNER), its Table I transactions
+ * (NONDERIV_TRANS) and its Table II transactions (DERIV_TRANS); the Form 13F Data Sets give each
+ * 13F filing (SUBMISSION, COVERPAGE, SUMMARYPAGE, SIGNATURE) with its information table
+ * (INFOTABLE). Only what rows use is kept: of the transactions, those of Forms 4 and 4/A (every
+ * line is an insider-transaction row) and the codes P and S of other forms (file-extract.ts
+ * `slim`); of the information table, the entries, their repeated names and titles stored once.
+ * The records are those the filings' XML gives, so the same filings make the same rows, except
+ * that the transaction tables store shares and prices with 2 decimals
  * (the data set's readme: NUMBER(16,2)): each Form 3/4/5 record is marked as read from a data set,
  * and where the filing's XML is read too, the XML is used (resolve.ts).
  */
 import type { Readable } from 'node:stream';
 import type { DataSetKind, DataSetTable } from '../edgar/datasets/data-set-tables.js';
-import { readInsiderSubmission, readNonDerivativeTransaction, readReportingOwner, type InsiderSubmission } from '../edgar/ownership/insider-data-set.js';
+import { readInsiderSubmission, readReportingOwner, readTransactionRow, type InsiderSubmission, type TransactionTable } from '../edgar/ownership/insider-data-set.js';
 import type { InfoTableEntry, OwnershipTransaction, ReportingOwner } from '../edgar/records.js';
 import {
   readInfoTableRow, readThirteenFCover, readThirteenFSignature, readThirteenFSubmission, readThirteenFSummary,
@@ -20,8 +22,7 @@ import {
 } from '../edgar/thirteenf/thirteenf-data-set.js';
 import { readTsv, type TsvColumns } from '../edgar/datasets/tsv.js';
 import { pushTo } from '../facts/group.js';
-import { COUNTED_CODES } from '../facts/insiders.js';
-import { emptyExtract, type DataSetNote, type FileExtract } from './file-extract.js';
+import { emptyExtract, slim, type DataSetNote, type FileExtract } from './file-extract.js';
 
 /** Rows in file order with the surrogate keys that give the form's order. */
 interface Keyed<T> {
@@ -42,9 +43,8 @@ export class DataSetAssembly {
   readonly #leftOut = new Map<string, number>();
   readonly #insiderSubmissions = new Map<string, InsiderSubmission>();
   readonly #owners = new Map<string, ReportingOwner[]>();
-  readonly #transactions = new Map<string, Keyed<OwnershipTransaction>>();
-  /** Table I transactions per filing, every code: whether a 4/A reported any decides whether it replaces the original. */
-  readonly #filed = new Map<string, number>();
+  /** Transaction lines by table, then by accession number. */
+  readonly #transactions: Record<TransactionTable, Map<string, Keyed<OwnershipTransaction>>> = { NONDERIV_TRANS: new Map(), DERIV_TRANS: new Map() };
   readonly #thirteenFSubmissions = new Map<string, ThirteenFSubmission>();
   readonly #covers = new Map<string, ThirteenFCover>();
   readonly #summaries = new Map<string, { tableEntryTotal: number | null; tableValueTotal: number | null }>();
@@ -104,15 +104,11 @@ export class DataSetAssembly {
           else this.#leave('REPORTINGOWNER row without a valid ACCESSION_NUMBER');
         };
       }
-      if (name === 'NONDERIV_TRANS') {
+      if (name === 'NONDERIV_TRANS' || name === 'DERIV_TRANS') {
         return (row) => {
-          const read = readNonDerivativeTransaction(c, row);
-          if (!read) {
-            this.#leave('NONDERIV_TRANS row without ACCESSION_NUMBER, TRANS_CODE or TRANS_DATE');
-            return;
-          }
-          this.#filed.set(read.accessionNo, (this.#filed.get(read.accessionNo) ?? 0) + 1);
-          if (COUNTED_CODES.has(read.transaction.code)) this.#keep(this.#transactions, read.accessionNo, read.key, read.transaction);
+          const read = readTransactionRow(c, row, name);
+          if (read) this.#keep(this.#transactions[name], read.accessionNo, read.key, read.transaction);
+          else this.#leave(`${name} row without ACCESSION_NUMBER, TRANS_CODE or TRANS_DATE`);
         };
       }
       return null;
@@ -179,19 +175,22 @@ export class DataSetAssembly {
     if (this.#kind === 'insider') {
       const complete = this.#tables.has('REPORTINGOWNER') && this.#tables.has('NONDERIV_TRANS');
       if (!complete) missing = 'REPORTINGOWNER or NONDERIV_TRANS not among the tables: filings listed, transactions not read';
+      else if (!this.#tables.has('DERIV_TRANS')) missing = 'DERIV_TRANS not among the tables: Table II (derivative) transactions not read';
       for (const s of this.#insiderSubmissions.values()) {
         extract.filings.push({
           cik: s.issuerCik, company: s.issuerName || null, form: s.documentType, accessionNo: s.accessionNo, filedAt: s.filedAt, acceptedAt: null,
           periodOfReport: s.periodOfReport, items: [], primaryDocument: null, exhibit991: null, documents: [], source: 'data-set',
         });
         if (!complete) continue;
-        const transactions = this.#transactions.get(s.accessionNo);
-        const filed = this.#filed.get(s.accessionNo) ?? 0;
+        const lines = (table: TransactionTable): OwnershipTransaction[] => {
+          const keyed = this.#transactions[table].get(s.accessionNo);
+          return keyed ? inKeyOrder(keyed) : [];
+        };
         extract.dataSetOwnership.push({
           accessionNo: s.accessionNo, filedAt: s.filedAt, documentType: s.documentType, periodOfReport: s.periodOfReport,
           issuerCik: s.issuerCik, issuerName: s.issuerName, issuerTradingSymbol: s.issuerTradingSymbol,
-          owners: this.#owners.get(s.accessionNo) ?? [], plan10b51: s.plan10b51, transactions: transactions ? inKeyOrder(transactions) : [],
-          fromDataSet: true, ...(filed !== (transactions?.items.length ?? 0) ? { transactionsFiled: filed } : {}),
+          owners: this.#owners.get(s.accessionNo) ?? [], plan10b51: s.plan10b51,
+          transactions: lines('NONDERIV_TRANS'), derivativeTransactions: lines('DERIV_TRANS'), fromDataSet: true,
         });
       }
     } else {
@@ -222,6 +221,6 @@ export class DataSetAssembly {
       rowsLeftOut: Object.fromEntries(this.#leftOut), missing,
     };
     extract.dataSets.push(note);
-    return extract;
+    return slim(extract);
   }
 }

@@ -114,7 +114,7 @@ export interface DataSetNote {
   /** The tables read, by SEC's names. */
   tables: string[];
   filings: number;
-  /** Non-derivative transactions kept (P and S) or information-table entries. */
+  /** Transaction lines read (Tables I and II, every code, before `slim`) or information-table entries. */
   rows: number;
   /** Rows left out, by reason. */
   rowsLeftOut: Record<string, number>;
@@ -275,17 +275,22 @@ function recogniseJson(path: string, value: unknown, out: FileExtract): string |
 }
 
 /**
- * Keeps of each ownership document only the transactions that rows count (codes P and S,
- * facts/insiders.ts): a Form 4 with dozens of awards and exercises weighs what its trades weigh.
+ * Keeps of each ownership document only the transaction lines that rows use: every line of Tables
+ * I and II of a Form 4 or 4/A (each is an insider-transaction row, facts/insider-transactions.ts);
+ * of any other form (3, 5 and their amendments, which no row lists), the Table I lines of codes P
+ * and S (facts/insiders.ts), so that such a form weighs what its trades weigh.
  */
 export function slim(extract: FileExtract): FileExtract {
   const keep = (doc: OwnershipFiling): void => {
+    if (doc.documentType === '4' || doc.documentType === '4/A') return;
+    doc.derivativeTransactions = [];
     if (!doc.transactions.some((t) => !COUNTED_CODES.has(t.code))) return;
     // Whether a 4/A reported any Table I transaction decides whether it replaces the original (facts/insiders.ts).
     doc.transactionsFiled = doc.transactions.length;
     doc.transactions = doc.transactions.filter((t) => COUNTED_CODES.has(t.code));
   };
   extract.ownership.forEach(keep);
+  extract.dataSetOwnership.forEach(keep);
   for (const loose of extract.looseOwnership) keep(loose.doc);
   return extract;
 }

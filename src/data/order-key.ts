@@ -41,6 +41,8 @@ export const ORDER_KEY_PARTS: Readonly<Record<RowKind, readonly OrderPart[]>> = 
   earnings: [desc('filed_at'), desc('accession_no'), asc('ticker')],
   whales: [desc('total_value_usd', 'number'), desc('filed_at'), desc('accession_no'), asc('cik')],
   reports: [desc('latest_filing_at'), asc('ticker')],
+  // The line's position within its table is no field: equal keys keep file order (rows/order.ts).
+  'insider-transactions': [desc('transaction_date'), desc('filed_at'), desc('accession_no'), desc('table')],
 });
 
 /**

@@ -21,6 +21,13 @@ export const MANIFEST_FILE = 'manifest.json';
 /** A version label: also a folder name, so no path separators. */
 export const VERSION_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
+/**
+ * Kinds added after the first version of the format (docs/api.md §7): a manifest written before
+ * a kind existed has no file of it, and such a version still loads, the kind with 0 rows. A file
+ * that a manifest names is checked like any other. Every kind added later goes here.
+ */
+export const ADDED_KINDS: ReadonlySet<RowKind> = new Set<RowKind>(['insider-transactions']);
+
 /** File name of a kind's rows. */
 export const fileOfKind = (kind: RowKind): string => `${kind}.ndjson`;
 
@@ -43,7 +50,7 @@ export interface SnapshotManifest {
   data_through: string | null;
   /** Options the builder used and its counts (free-form). */
   build: Record<string, unknown>;
-  /** One entry per row kind, keyed by file name. */
+  /** One entry per row kind, keyed by file name; a kind of {@link ADDED_KINDS} may have none (0 rows). */
   files: Record<string, FileEntry>;
 }
 
@@ -90,6 +97,7 @@ export function checkManifest(value: unknown, file: string, folderVersion: strin
   const files = m.files as Record<string, unknown>;
   for (const kind of ROW_KINDS) {
     const entry = files[fileOfKind(kind)] as Record<string, unknown> | undefined;
+    if (entry === undefined && ADDED_KINDS.has(kind)) continue;
     if (!entry || typeof entry !== 'object') fail(`files has no entry for ${fileOfKind(kind)}`);
     const { sha256, rows } = entry as Record<string, unknown>;
     if (typeof sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(sha256)) fail(`files["${fileOfKind(kind)}"].sha256 is not 64 hex digits`);

@@ -22,7 +22,7 @@ import { IntColumn } from './int-column.js';
 
 /** The field each kind's lists are keyed by (docs/api.md §1: ticker, or cik on whales). */
 export const FILTER_FIELD: Readonly<Record<RowKind, 'ticker' | 'cik'>> = Object.freeze({
-  reports: 'ticker', insiders: 'ticker', whales: 'cik', earnings: 'ticker', filings: 'ticker',
+  reports: 'ticker', insiders: 'ticker', whales: 'cik', earnings: 'ticker', filings: 'ticker', 'insider-transactions': 'ticker',
 });
 
 /** An immutable, fully indexed snapshot. */
@@ -110,10 +110,14 @@ export async function loadSnapshot(root: string, version?: string): Promise<Snap
   });
 
   const lists = {} as Record<RowKind, { overview: RowList; byKey: Map<string, RowList>; empty: RowList }>;
-  for (const kind of ROW_KINDS) lists[kind] = await layOut(kind, measures[kind], join(dir, fileOfKind(kind)), manifest.files[fileOfKind(kind)]!.sha256);
+  for (const kind of ROW_KINDS) {
+    // A kind the version was built without (ADDED_KINDS) has no file: its lists are empty.
+    const sha256 = manifest.files[fileOfKind(kind)]?.sha256;
+    lists[kind] = await layOut(kind, measures[kind], join(dir, fileOfKind(kind)), sha256);
+  }
 
   const tagHash = createHash('sha256').update(manifest.version);
-  for (const kind of ROW_KINDS) tagHash.update(`\n${manifest.files[fileOfKind(kind)]!.sha256}`);
+  for (const kind of ROW_KINDS) tagHash.update(`\n${manifest.files[fileOfKind(kind)]?.sha256 ?? ''}`);
   const rowCounts = {} as Record<RowKind, number>;
   for (const kind of ROW_KINDS) rowCounts[kind] = measures[kind].rows;
   return Object.freeze({
@@ -131,8 +135,11 @@ export async function loadSnapshot(root: string, version?: string): Promise<Snap
 /**
  * Lays one kind's rows out grouped by list key (groups in order of their first row, rows in
  * file order within a group), reads the file again into that layout, and builds its lists.
+ *
+ * @param sha256 - the file's SHA-256 from the manifest; undefined where the manifest has no file
+ *   of the kind (a kind added after the version was built), which then has no rows.
  */
-async function layOut(kind: RowKind, m: KindMeasure, file: string, sha256: string): Promise<{ overview: RowList; byKey: Map<string, RowList>; empty: RowList }> {
+async function layOut(kind: RowKind, m: KindMeasure, file: string, sha256: string | undefined): Promise<{ overview: RowList; byKey: Map<string, RowList>; empty: RowList }> {
   const n = m.rows;
   const lengths = m.lengths.toUint32();
   const groups = m.groups.toInt32();
@@ -171,7 +178,7 @@ async function layOut(kind: RowKind, m: KindMeasure, file: string, sha256: strin
   }
 
   const bytes = Buffer.allocUnsafeSlow(total);
-  await readLines(file, sha256, n, (line, number) => {
+  if (sha256 !== undefined) await readLines(file, sha256, n, (line, number) => {
     const row = number - 1;
     if (line.length !== lengths[row]) throw new SnapshotError(file, 'changed while it was read', number);
     const at = starts[row]!;

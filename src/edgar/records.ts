@@ -79,11 +79,17 @@ export interface ReportingOwner {
   officerTitle: string | null;
 }
 
-/** One non-derivative transaction of a Form 4 (Table I). */
+/**
+ * One transaction line of a Form 4: of Table I (non-derivative securities acquired, disposed of or
+ * beneficially owned) or of Table II (derivative securities: options, warrants, convertibles),
+ * which share these columns (EDGAR Ownership XML Technical Specification, `nonDerivativeTransaction`
+ * and `derivativeTransaction`).
+ */
 export interface OwnershipTransaction {
   /** Transaction code (SEC Form 4 General Instructions 8), e.g. `P`, `S`, `M`. */
   code: string;
   date: string;
+  /** Shares or units of the line; null where it gives none (a Table II line may give only `transactionTotalValue`). */
   shares: number | null;
   /** Price per share in USD; null where the form gives none (footnote only). */
   price: number | null;
@@ -98,6 +104,14 @@ export interface OwnershipTransaction {
    * SEC's Insider Transactions Data Sets, whose footnotes the builder does not read.
    */
   priceInFootnote: boolean;
+  /** `securityTitle` as filed (`Common Stock`, `Stock Option (right to buy)`); empty where absent. */
+  securityTitle: string;
+  /** `transactionAcquiredDisposedCode`: `A` acquired, `D` disposed of; null where absent or other. */
+  acquiredDisposed: 'A' | 'D' | null;
+  /** `sharesOwnedFollowingTransaction`; null where the line gives none (or only `valueOwnedFollowingTransaction`). */
+  sharesOwnedAfter: number | null;
+  /** `directOrIndirectOwnership`: `D` direct, `I` indirect; null where absent or other. */
+  directIndirect: 'D' | 'I' | null;
 }
 
 /** A Form 3/4/5 ownershipDocument with the filing facts found around it. */
@@ -113,7 +127,13 @@ export interface OwnershipFiling {
   owners: ReportingOwner[];
   /** Rule 10b5-1(c) checkbox (`aff10b5One`), null where the form predates it. */
   plan10b51: boolean | null;
+  /** Table I transaction lines (`nonDerivativeTable`), in the form's order. */
   transactions: OwnershipTransaction[];
+  /**
+   * Table II transaction lines (`derivativeTable`), in the form's order. The builder keeps them for
+   * Forms 4 and 4/A only (file-extract.ts `slim`), the forms whose lines are rows.
+   */
+  derivativeTransactions: OwnershipTransaction[];
   /**
    * The latest `ownerSignature/signatureDate` of the form (a joint filing has one per reporting
    * owner), `YYYY-MM-DD`; absent where the form gives none (and on records from a data set).

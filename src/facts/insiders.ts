@@ -66,8 +66,13 @@ export function exactValue(t: Pick<OwnershipTransaction, 'sharesText' | 'priceTe
  * Keeps, per reporting owner, issuer and period of report, the latest 4/A with
  * non-derivative transactions in place of the filings before it (by filing date, then
  * accession number); Forms 4 and 4/A only.
+ *
+ * @returns `standing`, every Form 4 and 4/A that no later 4/A replaced (a 4/A without Table I
+ *   lines replaces nothing, but its own lines stand: facts/insider-transactions.ts lists them);
+ *   `kept`, those of them whose Table I lines the insider rows count (a 4/A without Table I lines
+ *   has none); and how many filings were `replaced`.
  */
-export function applyAmendments(filings: readonly OwnershipFiling[]): { kept: OwnershipFiling[]; replaced: number } {
+export function applyAmendments(filings: readonly OwnershipFiling[]): { kept: OwnershipFiling[]; standing: OwnershipFiling[]; replaced: number } {
   const forms = filings.filter((f) => f.documentType === '4' || f.documentType === '4/A');
   const ownerOf = (f: OwnershipFiling): string => f.owners[0]?.cik ?? '';
   const key = (f: OwnershipFiling): string => `${ownerOf(f)}|${f.issuerCik}|${f.periodOfReport}`;
@@ -82,13 +87,18 @@ export function applyAmendments(filings: readonly OwnershipFiling[]): { kept: Ow
     amendingOwners.add(ownerOf(f));
   }
   const kept: OwnershipFiling[] = [];
+  const standing: OwnershipFiling[] = [];
   let replaced = 0;
   for (const f of forms) {
     const amendment = amendingOwners.has(ownerOf(f)) ? replacing.get(key(f)) : undefined;
-    if (amendment && amendment !== f && order(f) < order(amendment)) replaced++;
-    else if (f.documentType === '4' || f === amendment) kept.push(f);
+    if (amendment && amendment !== f && order(f) < order(amendment)) {
+      replaced++;
+      continue;
+    }
+    standing.push(f);
+    if (f.documentType === '4' || f === amendment) kept.push(f);
   }
-  return { kept, replaced };
+  return { kept, standing, replaced };
 }
 
 /**

@@ -1,11 +1,12 @@
 /**
- * The written fields (docs/api.md §6): `summary` on insider, whale, filing and report rows and
+ * The written fields (docs/api.md §6): `summary` on insider, insider-transaction, whale, filing and report rows and
  * `recap` on earnings rows, made from templates over the row's own figures. They state facts
  * only: no advice words (ADVICE_WORDS, matched case-insensitively as whole words; a sentence that would
  * contain one, say through a company name, is dropped) and no judging adjectives.
  */
 import { ADVICE_WORDS } from '../rows/schemas.js';
-import type { EarningsRow, FilingRow, Holding, InsiderRow, ReportRow, WhaleRow } from '../rows/types.js';
+import type { EarningsRow, FilingRow, Holding, InsiderRow, InsiderTransactionRow, ReportRow, WhaleRow } from '../rows/types.js';
+import { transactionInWords } from './transaction-codes.js';
 import { formatCount as count, formatPerShare, formatPrice, formatShare, formatShares, formatUsd } from './prose-numbers.js';
 
 /** An advice word or phrase as a pattern: its words separated by any spaces, then its inflections. */
@@ -70,6 +71,33 @@ export function insiderSummary(row: InsiderRow): string | undefined {
     row.n_buys > 0 ? `${count(row.n_insiders_buying, 'reporting owner')} bought (a joint filing counts as one).` : null,
     top ? `The largest priced trade was a ${top.code === 'P' ? 'purchase' : 'sale'} of ${formatShares(top.shares)} shares at ${formatPrice(top.price_usd!)} by ${top.insider} (${top.role}) on ${top.date}, worth ${formatUsd(top.value_usd!)}.` : null,
     row.cluster_buying ? `At least ${row.cluster_rule.min_insiders} reporting owners bought within ${row.cluster_rule.span_days} days.` : null,
+  ]);
+}
+
+/**
+ * Summary of an insider-transaction row: who acquired or disposed of what, when, in which kind of
+ * transaction (the code in SEC's words, transaction-codes.ts), at what price and value, on which form
+ * and table, and what the owner held after it. A line without a price is never valued at $0: the
+ * words say the price is in a footnote, or that the form reports none (docs/api.md §6).
+ */
+export function insiderTransactionSummary(row: InsiderTransactionRow): string | undefined {
+  const unit = row.table === 'derivative' ? 'unit' : 'share';
+  const security = row.security_title || 'a security the form does not name';
+  const what = row.shares !== null ? `${formatShares(row.shares)} ${unit}s of ${security}` : security;
+  const price = row.price_usd !== null
+    ? `, at ${formatPrice(row.price_usd)} per ${unit}${row.value_usd !== null ? `, worth ${formatUsd(row.value_usd)}` : ''}`
+    : row.price_in_footnote ? '; its price is stated in a footnote, not in the price column' : '; the form reports no price';
+  const joint = row.joint_owner_ciks.length;
+  const table = row.table === 'derivative' ? 'Table II (derivative securities)' : 'Table I (non-derivative securities)';
+  const held = row.direct_indirect === 'I' ? 'indirectly' : 'directly';
+  return joinSentences([
+    `On ${row.transaction_date}, ${row.owner_name} (${row.role}) ${row.acquired_disposed === 'A' ? 'acquired' : 'disposed of'} ${what} ` +
+      `of ${row.company}${row.ticker ? ` (${row.ticker})` : ''} in ${transactionInWords(row.code)} (code ${row.code})${price}.`,
+    `Reported in ${table} of Form ${row.form}${row.form === '4/A' ? ' (an amendment)' : ''}, ${dated(row)}` +
+      `${joint > 0 ? `, jointly with ${count(joint, 'other reporting owner')}` : ''}.`,
+    row.shares_owned_after !== null ? `${formatShares(row.shares_owned_after)} ${unit}s owned ${held} after the transaction.` : `Owned ${held}.`,
+    row.plan_10b5_1 === null ? null : `The form's Rule 10b5-1(c) box is ${row.plan_10b5_1 ? '' : 'not '}checked.`,
+    row.from_data_set ? 'Read from SEC\'s Insider Transactions Data Set, which stores shares and prices with 2 decimals.' : null,
   ]);
 }
 

@@ -3,6 +3,11 @@
  * broken by dates descending, then `accession_no` descending, then `ticker` ascending. The
  * builder writes rows in this order and the snapshot reader refuses a file that breaks it, so
  * the server can keep the first rows of each list while it streams the file.
+ *
+ * Rows that compare equal keep their file order: the reader accepts them in any order, the
+ * builder's stable sort keeps the order it made them in, and a cursor after such a row counts the
+ * equal rows it has passed (docs/api.md §9). Insider-transaction rows use this for the line's
+ * position inside its table, which no field of the row shows.
  */
 import type { RowKind } from './schemas.js';
 
@@ -55,6 +60,10 @@ export const ROW_ORDER: Readonly<Record<RowKind, RowComparator>> = Object.freeze
   whales: chain(numDesc('total_value_usd'), strDescNullLast('filed_at'), strDescNullLast('accession_no'), strAsc('cik')),
   // latest_filing_at descending (companies without filings last), then ticker.
   reports: chain(strDescNullLast('latest_filing_at'), strAsc('ticker')),
+  // transaction_date descending, then filed_at, accession_no, then the line's position in the form
+  // (Table I before Table II: "non_derivative" sorts after "derivative", so descending on table;
+  // within a table, rows that compare equal keep the builder's order, which is the form's).
+  'insider-transactions': chain(strDescNullLast('transaction_date'), strDescNullLast('filed_at'), strDescNullLast('accession_no'), strDescNullLast('table')),
 });
 
 /** Human-readable statement of each order, for the OpenAPI document and docs/api.md. */
@@ -64,4 +73,5 @@ export const ROW_ORDER_TEXT: Readonly<Record<RowKind, string>> = Object.freeze({
   earnings: 'filed_at descending, then accession_no descending, then ticker ascending',
   whales: 'total_value_usd descending, then filed_at descending, then accession_no descending, then cik ascending',
   reports: 'latest_filing_at descending (companies without filings last), then ticker ascending',
+  'insider-transactions': 'transaction_date descending, then filed_at descending, then accession_no descending, then the line\'s position in the form ascending (Table I before Table II)',
 });

@@ -78,6 +78,47 @@ export const INSIDER_ROW = obj({
   'filing (several reporting owners on one form) reports one set of transactions: it counts once, credited to its first reporting owner, ' +
   'in the sums, the counts and the cluster rule. A snapshot as of a date holds only forms filed by then.');
 
+/**
+ * Insider-transaction row (docs/api.md §16): one transaction line of Table I or Table II of a
+ * Form 4 or 4/A in the insider window.
+ */
+export const INSIDER_TRANSACTION_ROW = obj({
+  type: literal('insider_transaction'),
+  ticker: nullable(ticker('the issuer\'s primary ticker, or null where it has none (the row is still found by cik)')),
+  tickers: arr(ticker(), 'every ticker of the issuer, primary first; [] where it has none. `?ticker=` finds the row by any of them'),
+  cik: cik('issuer CIK'),
+  company: str('issuer name'),
+  owner_cik: cik('CIK of the first reporting owner of the form, to whom a joint filing\'s lines are credited'),
+  owner_name: str('that reporting owner\'s name as filed (usually "Last First")'),
+  role: str('that owner\'s relationship to the issuer: the officer title if an officer, else "Director", else "10% Owner", else "Other"; several joined with ", "'),
+  joint_owner_ciks: arr(cik(), 'the other reporting owners of a joint filing (several owners on one form reporting one set of transactions), in the form\'s order; [] otherwise'),
+  form: oneOf(['4', '4/A'], 'the form the line is on: 4, or 4/A (an amendment, whose lines replace those of the filing it amends where it carries non-derivative transactions)'),
+  accession_no: accessionNo(),
+  filed_at: date('filing date; the signature date where no input gives the filing date (see filed_at_source)'),
+  filed_at_source: filedAtSource,
+  transaction_date: date('transaction date of the line'),
+  table: oneOf(['non_derivative', 'derivative'], 'the form\'s table: non_derivative (Table I: shares and other non-derivative securities) or derivative (Table II: options, warrants, convertibles)'),
+  security_title: str('title of the security as filed ("Common Stock", "Stock Option (right to buy)"); empty where the form gives none'),
+  code: str('Form 4 transaction code (General Instructions 8), one letter: P open market or private purchase, S open market or private sale, ' +
+    'A grant or award, M exercise or conversion of a derivative security, F payment of exercise price or tax by delivering securities, G gift, …',
+  { pattern: '^[A-Z]$' }),
+  acquired_disposed: oneOf(['A', 'D'], 'A where the securities were acquired, D where they were disposed of'),
+  shares: nullable(num('shares or units of the line as filed; null where the line gives only a value')),
+  price_usd: nullable(num('price per share or unit in USD as filed; null where the price cell is empty (see price_in_footnote)')),
+  value_usd: nullable(usd('shares times price_usd, computed exactly from the figures as filed and rounded once to the cent, halves up; null where either is null')),
+  shares_owned_after: nullable(num('shares or units owned after the transaction, as filed; null where the line gives none (or only a value)')),
+  direct_indirect: oneOf(['D', 'I'], 'D where the securities are owned directly, I where indirectly'),
+  plan_10b5_1: nullable(bool('whether the form\'s Rule 10b5-1(c) box is checked; null where the form predates the checkbox (April 2023) or the data set has no such column')),
+  price_in_footnote: bool('true where the price cell of the line is empty and a footnote attached to the line (or its price cell) states the ' +
+    'price per share or unit of the transaction (a conversion or exercise price is not one); price_usd and value_usd are then null'),
+  from_data_set: bool('true where the line was read from an Insider Transactions Data Set, not the form\'s XML: the data set stores shares and ' +
+    'prices with 2 decimals (its readme: NUMBER(16,2)), so shares, price_usd, value_usd and shares_owned_after may differ from the form\'s own by that ' +
+    'rounding. Where a filing is read both ways, its XML is used'),
+  summary,
+}, ['summary'], 'one transaction line of Table I or Table II of a Form 4 or 4/A whose transaction date is in the insider window, filed by the ' +
+  'snapshot\'s as-of date; the lines of a filing that a 4/A replaced are left out. A company\'s P and S rows of Table I give its insider ' +
+  'row\'s counts exactly and its USD sums within the rounding of each row');
+
 const latestFiling = nullable(obj({
   accession_no: accessionNo(),
   filed_at: date('filing date'),
@@ -233,8 +274,12 @@ export const META_ROW = obj({
   snapshot: obj({ version: str(), created_at: dateTime(), data_through: nullable(date()) }),
 }, [], 'the calling key\'s plan, limits and usage');
 
-/** The row kinds that snapshots hold, with the snapshot file of each. */
-export const ROW_KINDS = ['reports', 'insiders', 'whales', 'earnings', 'filings'] as const;
+/**
+ * The row kinds that snapshots hold, with the snapshot file of each. A kind added after the first
+ * version goes at the end (cursors and ETags carry a kind's index here) and into `ADDED_KINDS`
+ * (data/snapshot-format.ts), so that versions built before it still load.
+ */
+export const ROW_KINDS = ['reports', 'insiders', 'whales', 'earnings', 'filings', 'insider-transactions'] as const;
 /** A row kind stored in a snapshot: also the name of its file and its endpoint. */
 export type RowKind = (typeof ROW_KINDS)[number];
 
@@ -245,6 +290,7 @@ export const ROW_SCHEMAS: Readonly<Record<RowKind, Schema>> = Object.freeze({
   whales: WHALE_ROW,
   earnings: EARNINGS_ROW,
   filings: FILING_ROW,
+  'insider-transactions': INSIDER_TRANSACTION_ROW,
 });
 
 /** The written field of each kind (docs/api.md §6): `recap` on earnings, `summary` elsewhere. */
@@ -254,6 +300,7 @@ export const WRITTEN_FIELD: Readonly<Record<RowKind, 'summary' | 'recap'>> = Obj
   whales: 'summary',
   earnings: 'recap',
   filings: 'summary',
+  'insider-transactions': 'summary',
 });
 
 /** Words that no written field may contain (docs/api.md §6). Matched case-insensitively as whole words with their inflections (summaries.ts). */

@@ -5,7 +5,7 @@
  * 10-digit strings.
  */
 import type { Static } from './schema.js';
-import type { EARNINGS_ROW, FILING_ROW, INSIDER_ROW, META_ROW, REPORT_ROW, WHALE_ROW } from './schemas.js';
+import type { EARNINGS_ROW, FILING_ROW, INSIDER_ROW, INSIDER_TRANSACTION_ROW, META_ROW, REPORT_ROW, WHALE_ROW } from './schemas.js';
 
 /** A date `YYYY-MM-DD`. */
 export type IsoDate = string;
@@ -25,6 +25,12 @@ export type NotableTrade = InsiderRow['notable'][number];
 
 /** The cluster rule echoed in each insider row. Fields: `INSIDER_ROW.cluster_rule` in `schemas.ts`. */
 export type ClusterRule = InsiderRow['cluster_rule'];
+
+/**
+ * Insider-transaction row: one transaction line of Table I or Table II of a Form 4 or 4/A in the
+ * window. Fields and their documentation: `INSIDER_TRANSACTION_ROW` in `schemas.ts`.
+ */
+export type InsiderTransactionRow = Static<typeof INSIDER_TRANSACTION_ROW>;
 
 /** Whale row: one 13F-HR filer's latest period. Fields and their documentation: `WHALE_ROW` in `schemas.ts`. */
 export type WhaleRow = Static<typeof WHALE_ROW>;
@@ -63,7 +69,7 @@ export type LatestFiling = NonNullable<ReportRow['latest']['10-K']>;
 export type MetaRow = Static<typeof META_ROW>;
 
 /** Any row stored in a snapshot. */
-export type StoredRow = InsiderRow | WhaleRow | EarningsRow | FilingRow | ReportRow;
+export type StoredRow = InsiderRow | WhaleRow | EarningsRow | FilingRow | ReportRow | InsiderTransactionRow;
 
 /** Rows of each stored kind. */
 export interface RowsByKind {
@@ -72,4 +78,5 @@ export interface RowsByKind {
   whales: WhaleRow;
   earnings: EarningsRow;
   filings: FilingRow;
+  'insider-transactions': InsiderTransactionRow;
 }

@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { buildSnapshot, type BuildResult } from '../../src/builder/build.js';
 import { ROW_KINDS, type RowKind } from '../../src/rows/schemas.js';
 import { SEC_DATA, secDataSkip as skip } from '../helpers/real-build.js';
+import { exactCents } from '../helpers/raw-ownership.js';
 
 const FIXTURES = resolve(import.meta.dirname, '../fixtures/data-sets');
 /** The 13 filings of the real 2024Q3 SUBMISSION table that sec-data also holds as XML. */
@@ -63,15 +64,33 @@ async function dataSetSide(dir: string, submission: 'insider-2024q3' | 'insider-
 const noPlanFlag = (rows: Rows): Rows => ({
   ...rows,
   insiders: rows.insiders.map((r) => ({ ...r, notable: r.notable.map((n: Record<string, unknown>) => ({ ...n, plan_10b5_1: null })) })),
+  'insider-transactions': rows['insider-transactions'].map((r) => ({ ...r, plan_10b5_1: null })),
 });
 
+/** A figure as the data set's NUMBER(16,2) columns store it. */
+const twoDecimals = (n: number | null): number | null => (n === null ? null : Math.round(n * 100) / 100);
+
 /**
- * The rows without `from_data_set`, after checking that every notable trade has it as `expected`:
- * a trade read from a data set says so, since its table rounds shares and prices to 2 decimals.
+ * The rows without `from_data_set`, after checking that every notable trade and insider-transaction
+ * row has it as `expected`: a trade read from a data set says so, since its table rounds shares and
+ * prices to 2 decimals. Insider-transaction rows are compared on their figures as the data set
+ * stores them (2 decimals; the value recomputed from those), without their summaries, which say
+ * where a row was read.
  */
 function withoutSource(rows: Rows, expected: boolean): Rows {
   for (const r of rows.insiders) for (const n of r.notable) assert.equal(n.from_data_set, expected, `${r.ticker} ${n.accession_no}`);
-  return { ...rows, insiders: rows.insiders.map((r) => ({ ...r, notable: r.notable.map(({ from_data_set: _, ...n }: Record<string, unknown>) => n) })) };
+  for (const r of rows['insider-transactions']) assert.equal(r.from_data_set, expected, `${r.accession_no} ${r.code}`);
+  return {
+    ...rows,
+    insiders: rows.insiders.map((r) => ({ ...r, notable: r.notable.map(({ from_data_set: _, ...n }: Record<string, unknown>) => n) })),
+    'insider-transactions': rows['insider-transactions'].map(({ from_data_set: _, summary: _summary, ...r }) => {
+      const [shares, price] = [twoDecimals(r.shares), twoDecimals(r.price_usd)];
+      return {
+        ...r, shares, price_usd: price, shares_owned_after: twoDecimals(r.shares_owned_after),
+        value_usd: shares === null || price === null ? null : exactCents([[String(shares), String(price)]]),
+      };
+    }),
+  };
 }
 
 test(skip ? `insider data set equals XML (${skip})` : 'an Insider Transactions Data Set gives the same rows as the same filings\' ownership XML', { skip }, async (t) => {
@@ -94,10 +113,16 @@ test(skip ? `insider data set equals XML (${skip})` : 'an Insider Transactions D
   for (const kind of ROW_KINDS) assert.deepEqual(noPlanFlag(plainRows)[kind], noPlanFlag(xmlRows)[kind], `${kind} without AFF10B5ONE`);
   assert.equal(withFlag.manifest.build.notes.insider_transactions_from_data_set, withFlag.rows.insiders.reduce((n, r) => n + r.n_buys + r.n_sells, 0));
   assert.equal(fromXml.manifest.build.notes.insider_transactions_from_data_set, 0);
+  // Every line of the 13 forms, Table II included (two grants of restricted stock units: the 224.048 units
+  // of 0001062993-24-016335 the data set stores as 224.05), is a row either way.
+  assert.equal(withFlag.manifest.build.notes.insider_transaction_rows_from_data_set, withFlag.rows['insider-transactions'].length);
+  assert.deepEqual(fromXml.rows['insider-transactions'].filter((r) => r.table === 'derivative').map((r) => r.shares), [26.8, 224.048]);
+  assert.deepEqual(withFlag.rows['insider-transactions'].filter((r) => r.table === 'derivative').map((r) => r.shares), [26.8, 224.05]);
+  assert.match(withFlag.rows['insider-transactions'][0]!.summary, /Read from SEC's Insider Transactions Data Set, which stores shares and prices with 2 decimals/);
 
   const note = withFlag.manifest.build.notes.data_sets[0];
-  assert.deepEqual([note.kind, note.tables, note.filings, note.rows], ['Insider Transactions Data Set', ['NONDERIV_TRANS', 'REPORTINGOWNER', 'SUBMISSION'], 13, 14]);
-  assert.equal(withFlag.result.build.files_read, 4);
+  assert.deepEqual([note.kind, note.tables, note.filings, note.rows], ['Insider Transactions Data Set', ['DERIV_TRANS', 'NONDERIV_TRANS', 'REPORTINGOWNER', 'SUBMISSION'], 13, 22]);
+  assert.equal(withFlag.result.build.files_read, 5);
 });
 
 test(skip ? `zipped insider data set (${skip})` : 'a zipped data set gives what the same tables unpacked give', { skip }, async (t) => {

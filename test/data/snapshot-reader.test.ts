@@ -41,7 +41,7 @@ test('a valid snapshot loads with its row counts', async (t) => {
   const root = await fixture(t);
   const snapshot = await loadSnapshot(root);
   assert.equal(snapshot.version, 'v1');
-  assert.deepEqual(snapshot.rowCounts, { reports: 3, insiders: 3, whales: 2, earnings: 3, filings: 27 });
+  assert.deepEqual(snapshot.rowCounts, { reports: 3, insiders: 3, whales: 2, earnings: 3, filings: 27, 'insider-transactions': 9 });
 });
 
 test('a row of the wrong shape is refused with file, line and path', async (t) => {
@@ -100,4 +100,34 @@ test('invalid UTF-8 is refused', async (t) => {
   manifest.files['reports.ndjson'].sha256 = createHash('sha256').update(broken).digest('hex');
   await writeFile(manifestFile, JSON.stringify(manifest));
   assert.match(await refusal(root), /reports\.ndjson:1: not valid UTF-8/);
+});
+
+/** Makes the fixture look like a version built before `name`'s kind existed: no file, no manifest entry. */
+async function dropKind(root: string, name: string): Promise<void> {
+  await rm(join(root, 'v1', name));
+  const manifestFile = join(root, 'v1', 'manifest.json');
+  const manifest = JSON.parse(await readFile(manifestFile, 'utf8'));
+  delete manifest.files[name];
+  await writeFile(manifestFile, JSON.stringify(manifest));
+}
+
+test('a version built before a kind was added loads without its file, that kind with 0 rows', async (t) => {
+  const root = await fixture(t);
+  await dropKind(root, 'insider-transactions.ndjson');
+  const snapshot = await loadSnapshot(root);
+  assert.deepEqual(snapshot.rowCounts, { reports: 3, insiders: 3, whales: 2, earnings: 3, filings: 27, 'insider-transactions': 0 });
+  assert.equal(snapshot.list('insider-transactions', null).length, 0);
+  assert.equal(snapshot.list('insider-transactions', 'AAPL').length, 0);
+  assert.equal(snapshot.list('filings', 'AAPL').length, 25, 'the other kinds are served as before');
+});
+
+test('a kind of the first version is still required, and an added kind\'s file is checked like the others', async (t) => {
+  const root = await fixture(t);
+  await rewrite(root, 'insider-transactions.ndjson', (text) => text.replace('"code":"S"', '"code":"s"'));
+  assert.match(await refusal(root), /insider-transactions\.ndjson:\d+: \$\.code: /);
+  await rewrite(root, 'insider-transactions.ndjson', (text) => text.replace('"code":"s"', '"code":"S"').replace('Doe Jane', 'Doe Jone'), false);
+  assert.match(await refusal(root), /insider-transactions\.ndjson: sha256 is [0-9a-f]{64}, manifest says/);
+  const other = await fixture(t);
+  await dropKind(other, 'whales.ndjson');
+  assert.match(await refusal(other), /manifest\.json: files has no entry for whales\.ndjson/);
 });

@@ -11,10 +11,11 @@ import { computeWhaleRows, foldPeriods } from '../../src/facts/whales.js';
 const owner = (cik: string) => ({ cik, name: `Owner ${cik}`, isDirector: true, isOfficer: false, isTenPercentOwner: false, isOther: false, officerTitle: null });
 const form4 = (accessionNo: string, ownerCik: string, transactions: OwnershipTransaction[], extra: Partial<OwnershipFiling> = {}): OwnershipFiling => ({
   accessionNo, filedAt: '2024-03-05', documentType: '4', periodOfReport: '2024-03-01', issuerCik: '0000000123', issuerName: 'Example Corp',
-  issuerTradingSymbol: 'EXA', owners: [owner(ownerCik)], plan10b51: null, transactions, ...extra,
+  issuerTradingSymbol: 'EXA', owners: [owner(ownerCik)], plan10b51: null, transactions, derivativeTransactions: [], ...extra,
 });
 const tx = (code: string, date: string, shares: number, price: number | null): OwnershipTransaction => ({
   code, date, shares, price, sharesText: String(shares), priceText: price === null ? null : String(price), priceInFootnote: false,
+  securityTitle: 'Common Stock', acquiredDisposed: code === 'S' ? 'D' : 'A', sharesOwnedAfter: null, directIndirect: 'D',
 });
 const insiderOptions = { asOf: '2024-03-31', windowDays: 90, issuer: () => ({ ticker: 'EXA', tickers: ['EXA'], name: 'Example Corp' }) };
 

@@ -2,7 +2,7 @@
  * One fully populated row of every kind (nested objects filled, not null) and a set of
  * mutations that each break one rule of the row schemas, for comparing validators.
  */
-import type { EarningsRow, FilingRow, InsiderRow, ReportRow, WhaleRow } from '../../src/rows/types.js';
+import type { EarningsRow, FilingRow, InsiderRow, InsiderTransactionRow, ReportRow, WhaleRow } from '../../src/rows/types.js';
 import type { RowKind } from '../../src/rows/schemas.js';
 
 const insider: InsiderRow = {
@@ -59,6 +59,15 @@ const report: ReportRow = {
   summary: 'Apple Inc. filed a 10-Q on 2025-05-02.',
 };
 
+const transaction: InsiderTransactionRow = {
+  type: 'insider_transaction', ticker: 'NTRA', tickers: ['NTRA'], cik: '0001604821', company: 'Natera, Inc.', owner_cik: '0001234567',
+  owner_name: 'Doe Jane', role: 'Chief Executive Officer, Director', joint_owner_ciks: ['0001234568'], form: '4/A',
+  accession_no: '0001604821-25-000031', filed_at: '2025-03-05', filed_at_source: 'edgar', transaction_date: '2025-03-03', table: 'derivative',
+  security_title: 'Stock Option (right to buy)', code: 'M', acquired_disposed: 'D', shares: 6000, price_usd: 12.345, value_usd: 74_070,
+  shares_owned_after: 14_000, direct_indirect: 'I', plan_10b5_1: true, price_in_footnote: false, from_data_set: true,
+  summary: 'On 2025-03-03, Doe Jane exercised 6,000 options.',
+};
+
 /** A valid, fully populated row of each stored kind. */
 export const SAMPLE_ROWS: Readonly<Record<RowKind, Record<string, unknown>>> = Object.freeze({
   insiders: insider as unknown as Record<string, unknown>,
@@ -66,6 +75,7 @@ export const SAMPLE_ROWS: Readonly<Record<RowKind, Record<string, unknown>>> = O
   earnings: earnings as unknown as Record<string, unknown>,
   filings: filing as unknown as Record<string, unknown>,
   reports: report as unknown as Record<string, unknown>,
+  'insider-transactions': transaction as unknown as Record<string, unknown>,
 });
 
 /** A valid meta row for a Signal key. */
@@ -118,6 +128,13 @@ export const BREAKING_MUTATIONS: Readonly<Record<RowKind | 'meta', readonly (rea
     ['fiscal_year_end not MMDD', 'fiscal_year_end', '09-27'], ['latest 8-K missing', 'latest.8-K', undefined],
     ['institutional top filer cik short', 'institutional.top_filers.0.cik', '45810'], ['insiders missing n_buys', 'insiders.n_buys', undefined],
     ['earnings fiscal_period bad', 'earnings.fiscal_period', 'Q5'], ['summary a number', 'summary', 1],
+  ],
+  'insider-transactions': [
+    ['wrong type const', 'type', 'insider'], ['missing tickers', 'tickers', undefined], ['owner_cik short', 'owner_cik', '1234567'],
+    ['joint owner cik short', 'joint_owner_ciks.0', '1234568'], ['form 5', 'form', '5'], ['table other', 'table', 'holding'],
+    ['code two letters', 'code', 'SP'], ['acquired_disposed null', 'acquired_disposed', null], ['direct_indirect lower case', 'direct_indirect', 'd'],
+    ['value_usd a string', 'value_usd', '74070'], ['transaction_date not a date', 'transaction_date', '2025-3-3'],
+    ['from_data_set missing', 'from_data_set', undefined], ['price_in_footnote null', 'price_in_footnote', null], ['summary null', 'summary', null],
   ],
   meta: [
     ['max_page_size 0', 'max_page_size', 0], ['missing usage', 'usage', undefined], ['created_at a date only', 'snapshot.created_at', '2026-11-02'],

@@ -1,7 +1,8 @@
 /**
  * Rows of the Insider Transactions Data Sets (SEC, "Insider Transactions Data Sets" readme,
  * section 5: Table Definitions): SUBMISSION (one row per Form 3, 4 or 5 filing), REPORTINGOWNER
- * (one row per reporting owner) and NONDERIV_TRANS (one row per Table I transaction), read into
+ * (one row per reporting owner), NONDERIV_TRANS (one row per Table I transaction) and DERIV_TRANS
+ * (one row per Table II transaction), read into
  * the same records as the filing's ownership XML gives (ownership-xml.ts). Values are text as
  * filed; dates `DD-MON-YYYY`.
  */
@@ -75,14 +76,23 @@ export function readReportingOwner(c: TsvColumns, row: readonly string[]): { acc
   };
 }
 
+/** The transaction tables, each with its surrogate key column (the order of the form's lines). */
+export const TRANSACTION_TABLES = Object.freeze({ NONDERIV_TRANS: 'NONDERIV_TRANS_SK', DERIV_TRANS: 'DERIV_TRANS_SK' } as const);
+
+/** A table of transaction lines: Table I (`NONDERIV_TRANS`) or Table II (`DERIV_TRANS`). */
+export type TransactionTable = keyof typeof TRANSACTION_TABLES;
+
 /**
- * Reads a NONDERIV_TRANS row as the XML's `nonDerivativeTransaction` is read: code, date,
- * shares and price per share, the amounts kept as their exact text.
+ * Reads a NONDERIV_TRANS or DERIV_TRANS row as the XML's `nonDerivativeTransaction` or
+ * `derivativeTransaction` is read: code, date, shares and price per share (the amounts kept as
+ * their exact text), security title, acquired or disposed, shares owned after it, direct or
+ * indirect ownership.
  *
+ * @param table - which table the row is from (its surrogate key column differs).
  * @returns the transaction with its surrogate key (the order of the form's rows), or undefined
  *   when the row lacks accession number, code or date.
  */
-export function readNonDerivativeTransaction(c: TsvColumns, row: readonly string[]): { accessionNo: string; key: number; transaction: OwnershipTransaction } | undefined {
+export function readTransactionRow(c: TsvColumns, row: readonly string[], table: TransactionTable): { accessionNo: string; key: number; transaction: OwnershipTransaction } | undefined {
   const accessionNo = normaliseAccession(c.get(row, 'ACCESSION_NUMBER'));
   const code = c.get(row, 'TRANS_CODE');
   const date = dataSetDate(c.get(row, 'TRANS_DATE'));
@@ -91,13 +101,19 @@ export function readNonDerivativeTransaction(c: TsvColumns, row: readonly string
   const priceText = c.get(row, 'TRANS_PRICEPERSHARE').replace(/,/g, '');
   const shares = xmlNumber(sharesText || undefined);
   const price = xmlNumber(priceText || undefined);
+  const acquiredDisposed = c.get(row, 'TRANS_ACQUIRED_DISP_CD').toUpperCase();
+  const directIndirect = c.get(row, 'DIRECT_INDIRECT_OWNERSHIP').toUpperCase();
   return {
     accessionNo,
-    key: Number(c.get(row, 'NONDERIV_TRANS_SK')) || 0,
+    key: Number(c.get(row, TRANSACTION_TABLES[table])) || 0,
     transaction: {
       code: code.toUpperCase(), date, shares: shares ?? null, price: price ?? null,
       sharesText: shares === undefined ? null : sharesText, priceText: price === undefined ? null : priceText,
       priceInFootnote: false,
+      securityTitle: c.get(row, 'SECURITY_TITLE'),
+      acquiredDisposed: acquiredDisposed === 'A' || acquiredDisposed === 'D' ? acquiredDisposed : null,
+      sharesOwnedAfter: xmlNumber(c.get(row, 'SHRS_OWND_FOLWNG_TRANS') || undefined) ?? null,
+      directIndirect: directIndirect === 'D' || directIndirect === 'I' ? directIndirect : null,
     },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Forms 3, 4 and 5 as `ownershipDocument` XML (EDGAR Ownership XML Technical Specification,
- * schemas X0203–X0609): issuer, reporting owners and their relationship, Table I
- * (non-derivative) transactions with the footnotes that state their price, the Rule 10b5-1(c)
+ * schemas X0203–X0609): issuer, reporting owners and their relationship, the transaction lines of
+ * Table I (non-derivative) and Table II (derivative) with the footnotes that state their price, the Rule 10b5-1(c)
  * checkbox `aff10b5One` (added April 2023) and the signature date of each `ownerSignature`.
  * The XML carries neither accession number nor filing date; the caller supplies them (the
  * signature date stands in where no input gives the filing date).
@@ -53,7 +53,7 @@ export function readOwnershipDocument(root: XmlNode, accessionNo: string, filedA
     if (known === undefined) priced.set(id, known = footnotes.has(id) && statesTransactionPrice(footnotes.get(id)!));
     return known;
   };
-  const transactions = children(child(doc, 'nonDerivativeTable'), 'nonDerivativeTransaction')
+  const lines = (table: string, line: string): OwnershipTransaction[] => children(child(doc, table), line)
     .map((node) => readTransaction(node, statesPrice))
     .filter((t): t is OwnershipTransaction => t !== undefined);
   const checkbox = xmlBoolean(text(doc, 'aff10b5One'));
@@ -68,7 +68,8 @@ export function readOwnershipDocument(root: XmlNode, accessionNo: string, filedA
     issuerTradingSymbol: normaliseTicker(text(issuer, 'issuerTradingSymbol')) ?? null,
     owners: children(doc, 'reportingOwner').map(readOwner),
     plan10b51: checkbox ?? null,
-    transactions,
+    transactions: lines('nonDerivativeTable', 'nonDerivativeTransaction'),
+    derivativeTransactions: lines('derivativeTable', 'derivativeTransaction'),
     ...(signatureDate ? { signatureDate } : {}),
   };
 }
@@ -115,8 +116,15 @@ function footnoteIds(node: XmlValue, out: string[] = []): string[] {
   return out;
 }
 
+/** One of the letters a field allows, upper-cased; null where absent or other. */
+function letter<T extends string>(value: string | undefined, allowed: readonly T[]): T | null {
+  const upper = value?.toUpperCase();
+  return allowed.includes(upper as T) ? (upper as T) : null;
+}
+
 /**
- * One Table I line.
+ * One transaction line of Table I or Table II (their columns are the same where both have them);
+ * undefined where it lacks a transaction code or date.
  *
  * @param statesPrice - whether the document's footnote of that id states a price per share or unit.
  */
@@ -135,6 +143,10 @@ function readTransaction(node: XmlNode, statesPrice: (id: string) => boolean): O
     sharesText: shares === undefined ? null : text(amounts, 'transactionShares', 'value')!.replace(/,/g, ''),
     priceText: price === undefined ? null : text(amounts, 'transactionPricePerShare', 'value')!.replace(/,/g, ''),
     priceInFootnote: price === undefined && footnoteIds(node).some(statesPrice),
+    securityTitle: text(node, 'securityTitle', 'value') ?? '',
+    acquiredDisposed: letter(text(amounts, 'transactionAcquiredDisposedCode', 'value'), ['A', 'D']),
+    sharesOwnedAfter: xmlNumber(text(node, 'postTransactionAmounts', 'sharesOwnedFollowingTransaction', 'value')) ?? null,
+    directIndirect: letter(text(node, 'ownershipNature', 'directOrIndirectOwnership', 'value'), ['D', 'I']),
   };
 }
 
