@@ -161,6 +161,7 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
       whales: sortRows('whales', whaleFilers.map((f, i) => makeWhale(whaleRandom, f, listed, through, 900_000 + i))),
       earnings: earnings(),
       filings: filings(),
+      financials: [],
     },
   });
 

@@ -23,6 +23,7 @@ import { isCoverPageXml, isInfoTableXml, readCoverPage, readInfoTable, type Cove
 import { isTickerFile, parseTickerFile, type TickerEntry } from '../edgar/company/ticker-files.js';
 import { looksLikeTsv } from '../edgar/datasets/tsv.js';
 import { parseXml } from '../edgar/xml.js';
+import { FINANCIAL_CONCEPT_NAMES } from '../facts/financials-concepts.js';
 import { FIGURE_CONCEPT_NAMES } from '../facts/fiscal-periods.js';
 import { COUNTED_CODES } from '../facts/insiders.js';
 
@@ -131,8 +132,8 @@ export function emptyExtract(): FileExtract {
   };
 }
 
-/** The company-facts concepts that the earnings figures are made from. */
-const KEPT_CONCEPTS: ReadonlySet<string> = FIGURE_CONCEPT_NAMES;
+/** The company-facts concepts that rows are made from: the earnings figures' and the financials rows'. */
+const KEPT_CONCEPTS: ReadonlySet<string> = new Set([...FIGURE_CONCEPT_NAMES, ...FINANCIAL_CONCEPT_NAMES]);
 
 /**
  * Recognises one file's text and reads it.

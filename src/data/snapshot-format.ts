@@ -24,6 +24,19 @@ export const VERSION_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 /** File name of a kind's rows. */
 export const fileOfKind = (kind: RowKind): string => `${kind}.ndjson`;
 
+/**
+ * Kinds added after the first snapshots were written (docs/api.md §16). A manifest written
+ * before a kind existed has no file for it: such a version still loads, with no rows of that
+ * kind. A manifest that names the file has it checked like every other.
+ */
+export const ADDED_KINDS: ReadonlySet<RowKind> = new Set<RowKind>(['financials']);
+
+/**
+ * The manifest's entry for a kind's file, or undefined where the version predates the kind
+ * ({@link ADDED_KINDS}; {@link checkManifest} refuses a missing entry of any other kind).
+ */
+export const fileEntry = (manifest: SnapshotManifest, kind: RowKind): FileEntry | undefined => manifest.files[fileOfKind(kind)];
+
 /** Checksum and row count of one NDJSON file. */
 export interface FileEntry {
   /** Lower-case hex SHA-256 of the file's bytes. */
@@ -43,7 +56,7 @@ export interface SnapshotManifest {
   data_through: string | null;
   /** Options the builder used and its counts (free-form). */
   build: Record<string, unknown>;
-  /** One entry per row kind, keyed by file name. */
+  /** One entry per row kind, keyed by file name; a kind of {@link ADDED_KINDS} may have none. */
   files: Record<string, FileEntry>;
 }
 
@@ -90,6 +103,7 @@ export function checkManifest(value: unknown, file: string, folderVersion: strin
   const files = m.files as Record<string, unknown>;
   for (const kind of ROW_KINDS) {
     const entry = files[fileOfKind(kind)] as Record<string, unknown> | undefined;
+    if (entry === undefined && ADDED_KINDS.has(kind)) continue;
     if (!entry || typeof entry !== 'object') fail(`files has no entry for ${fileOfKind(kind)}`);
     const { sha256, rows } = entry as Record<string, unknown>;
     if (typeof sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(sha256)) fail(`files["${fileOfKind(kind)}"].sha256 is not 64 hex digits`);
