@@ -6,9 +6,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { zipFolder } from '../../scripts/bench/build-inputs.js';
+import { buildSnapshot } from '../../src/builder/build.js';
 import { FINANCIAL_CONCEPTS, type FinancialValueKey } from '../../src/facts/financials-concepts.js';
 import type { FinancialsRow } from '../../src/rows/types.js';
-import { AS_OF_2022, rawFiles, rawJson, realBuild, secDataSkip as skip } from '../helpers/real-build.js';
+import { AS_OF_2022, SEC_DATA, rawFiles, rawJson, realBuild, secDataSkip as skip } from '../helpers/real-build.js';
 
 const EVERYTHING = Object.freeze({ asOf: '2026-12-31', windowDays: 730, filingsDays: 20_000 });
 const FORMS = new Set(['10-K', '10-Q', '10-K/A', '10-Q/A']);
@@ -150,4 +155,23 @@ test(skip ? `every period is a row (${skip})` : 'every quarter and year the fili
     assert.deepEqual([r.accession_no, r.fiscal_year, r.fiscal_period], [now.accession_no, now.fiscal_year, now.fiscal_period], 'first reported stays first reported');
     for (const key of Object.keys(r.values) as FinancialValueKey[]) if (r.values[key] !== null) assert.equal(r.values[key], now.values[key], `${r.cik} ${r.period_end} ${key}`);
   }
+});
+
+test(skip ? `companyfacts.zip (${skip})` : 'companyfacts.zip, as SEC ships it, gives the same financials rows as the company facts JSON files', { skip }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'eqf-facts-zip-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const names = rawFiles('companyfacts').map((path) => path.slice('companyfacts/'.length));
+  for (const side of ['json', 'zip']) {
+    mkdirSync(join(dir, side, 'files'), { recursive: true });
+    cpSync(join(SEC_DATA, 'tickers'), join(dir, side, 'files'), { recursive: true });
+  }
+  cpSync(join(SEC_DATA, 'companyfacts'), join(dir, 'json', 'companyfacts'), { recursive: true });
+  await zipFolder(join(SEC_DATA, 'companyfacts'), names, join(dir, 'zip', 'companyfacts.zip'));
+  const built: string[] = [];
+  for (const side of ['json', 'zip']) {
+    const result = await buildSnapshot({ ...EVERYTHING, from: join(dir, side), out: join(dir, `out-${side}`), version: side, log: () => {}, progress: false, workers: 0 });
+    built.push(readFileSync(join(result.dir, 'financials.ndjson'), 'utf8'));
+  }
+  assert.equal(built[1], built[0]);
+  assert.equal(built[0]!.trim().split('\n').length, (await realBuild(EVERYTHING)).rows.financials.length, 'the rows of the whole test set');
 });
