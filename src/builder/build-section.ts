@@ -52,7 +52,7 @@ export function buildSection(s: BuildSectionInputs): Record<string, unknown> {
         quarters_off_fiscal_calendar: s.financials.quartersOffCalendar,
         years_not_in_annual_reports: s.financials.yearsNotInAnnualReports,
         same_fiscal_period_reported_later: s.financials.samePeriodReportedLater,
-        companies_without_fiscal_calendar: s.financials.companiesWithoutCalendar,
+        quarters_without_fiscal_calendar: s.financials.quartersWithoutCalendar,
       },
       filed_at_from_signature_date: s.resolved.filedAtFromSignature.length,
       filed_at_from_signature_date_accessions: s.resolved.filedAtFromSignature.slice(0, 50),

@@ -271,7 +271,7 @@ export function computeSnapshot(inputs: Inputs, options: ComputeOptions): Comput
     earnings: earnings.rows.length + earnings.withoutTicker + earnings.withoutDocument > 0,
     filings: known.filings.some((f) => f.filedAt >= filingsStart),
     reports: known.filings.some((f) => (company(f.cik)?.tickers.length ?? 0) > 0),
-    financials: financials.periodsFound > 0,
+    financials: financials.periodsPlaceable > 0,
   };
   const empty = ROW_KINDS.filter((kind) => hadInputs[kind] && rows[kind].length === 0);
   if (empty.length > 0) throw new Error(`no ${empty.join(', ')} rows although the input had some (check --as-of ${asOf}, --window-days ${windowDays}, --filings-days ${filingsDays})`);

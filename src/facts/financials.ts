@@ -44,15 +44,18 @@ export interface FinancialsNotes {
   yearsNotInAnnualReports: number;
   /** Periods left out because another period of the same company was the same fiscal period and reported first. */
   samePeriodReportedLater: number;
-  /** Companies with quarters but no known fiscal year end (no annual report, no EDGAR record of one). */
-  companiesWithoutCalendar: number;
+  /** Quarters of companies without a known fiscal year end (no annual report among the inputs, no EDGAR record of one). */
+  quartersWithoutCalendar: number;
 }
 
 /** The rows, without their summaries, and what was left out. */
 export interface FinancialsResult {
   rows: FinancialsRow[];
-  /** Periods found in the facts before they were placed on a calendar: a build with some and no rows lost them all. */
-  periodsFound: number;
+  /**
+   * Periods found in the facts that could be placed: years of annual reports, and quarters of
+   * companies with a fiscal calendar. A build with some and no rows lost them all.
+   */
+  periodsPlaceable: number;
   notes: FinancialsNotes;
 }
 
@@ -85,7 +88,7 @@ const earlier = (a: Reported, b: Reported): boolean => a.filed < b.filed || (a.f
  *   (the name in its facts is used, without ticker).
  */
 export function computeFinancialsRows(facts: ReadonlyMap<string, CompanyFacts>, company: (cik: string) => FinancialsCompany | undefined): FinancialsResult {
-  const notes: FinancialsNotes = { companies: 0, quartersOffCalendar: 0, yearsNotInAnnualReports: 0, samePeriodReportedLater: 0, companiesWithoutCalendar: 0 };
+  const notes: FinancialsNotes = { companies: 0, quartersOffCalendar: 0, yearsNotInAnnualReports: 0, samePeriodReportedLater: 0, quartersWithoutCalendar: 0 };
   const rows: FinancialsRow[] = [];
   let periodsFound = 0;
   for (const companyFacts of facts.values()) {
@@ -97,7 +100,7 @@ export function computeFinancialsRows(facts: ReadonlyMap<string, CompanyFacts>, 
     if (own.length > 0) notes.companies++;
     for (const row of own) rows.push(row);
   }
-  return { rows, periodsFound, notes };
+  return { rows, periodsPlaceable: periodsFound - notes.yearsNotInAnnualReports - notes.quartersWithoutCalendar, notes };
 }
 
 /** Facts of accepted filings, per concept, by period key (`start/end`, `/end` for a balance) and by accession number. */
@@ -170,7 +173,6 @@ function findPeriods(index: FactIndex): { periods: Period[]; ownEnds: Map<string
 function companyRows(cik: string, who: FinancialsCompany, index: PeriodIndex, periods: readonly Period[], notes: FinancialsNotes): FinancialsRow[] {
   const yearEnds = periods.filter((p) => p.length === 'year' && p.annual).map((p) => p.end);
   const calendar = fiscalCalendar(yearEnds, who.fiscalYearEnd);
-  if (calendar === null && periods.some((p) => p.length === 'quarter')) notes.companiesWithoutCalendar++;
   const chosen = new Map<string, { period: Period; fiscalYear: number; fiscalPeriod: FinancialsRow['fiscal_period'] }>();
   for (const period of periods) {
     let place: { fiscalYear: number; fiscalPeriod: FinancialsRow['fiscal_period'] } | null;
@@ -181,9 +183,13 @@ function companyRows(cik: string, who: FinancialsCompany, index: PeriodIndex, pe
       }
       place = { fiscalYear: fiscalYearName(period.end), fiscalPeriod: 'FY' };
     } else {
-      place = calendar?.place(period.end) ?? null;
+      if (calendar === null) {
+        notes.quartersWithoutCalendar++;
+        continue;
+      }
+      place = calendar.place(period.end);
       if (place === null) {
-        if (calendar !== null) notes.quartersOffCalendar++;
+        notes.quartersOffCalendar++;
         continue;
       }
     }

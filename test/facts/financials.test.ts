@@ -115,3 +115,11 @@ test('two periods of one fiscal quarter (a filing that ended it a day apart): th
   assert.deepEqual(found.map((r) => [r.period_end, r.values.revenue_usd]), [['2023-12-30', 100]]);
   assert.equal(notes.samePeriodReportedLater, 1);
 });
+
+test('quarters of a company without a known fiscal year end are no rows, and counted, not taken for a loss of data', () => {
+  const only10Q = { 'us-gaap:Revenues': [fact(Q1_10Q, '2023-10-01', '2023-12-30', 100)] };
+  const unknown = rows(only10Q, { ...WHO, fiscalYearEnd: null });
+  assert.deepEqual([unknown.rows.length, unknown.notes.quartersWithoutCalendar, unknown.periodsPlaceable], [0, 1, 0]);
+  const known = rows(only10Q);
+  assert.deepEqual([known.rows.length, known.periodsPlaceable, known.find(2024, 'Q1')?.period_end], [1, 1, '2023-12-30'], 'EDGAR\'s fiscal year end 0928 places it');
+});
