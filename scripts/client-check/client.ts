@@ -21,7 +21,7 @@ function check(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(`client check failed: ${message}`);
 }
 
-// Every operation: the six authenticated ones and the document.
+// Every operation: the authenticated ones and the document.
 const meta = await client.GET('/api/v1/meta');
 check(meta.data?.data[0]?.type === 'meta', `meta: ${meta.response.status}`);
 const maxPageSize: number = meta.data.data[0].max_page_size;
@@ -34,6 +34,8 @@ const whales = await client.GET('/api/v1/finance/whales', { params: { query: { c
 check(whales.data?.data.every((row) => Array.isArray(row.top_holdings)), 'whales');
 const earnings = await client.GET('/api/v1/finance/earnings', { params: { query: { ticker: 'AAPL', limit: 1 } } });
 check(earnings.data?.data.every((row) => row.type === 'earnings'), 'earnings');
+const financials = await client.GET('/api/v1/finance/financials', { params: { query: { ticker: 'AAPL', limit: 2 } } });
+check(financials.data?.data.every((row) => Number.isInteger(row.fiscal_year) && typeof row.values.revenue_usd !== 'string'), 'financials');
 const document = await client.GET('/api/v1/openapi.json');
 check(document.data?.openapi.startsWith('3.1'), 'openapi.json');
 const head = await client.HEAD('/api/v1/finance/filings', { params: { query: { limit: 1 } } });
