@@ -23,6 +23,7 @@ import { writeKeysFile } from '../src/keys/keys-command.js';
 import { hashKey, type KeyRecord } from '../src/keys/keys-file.js';
 import { BASE62, KEY_PREFIX, keyChecksum } from '../src/keys/mint.js';
 import type { EarningsRow, FilingRow, InsiderTransactionRow } from '../src/rows/types.js';
+import { makeFinancials } from './bench/synthetic-financials.js';
 import {
   businessDays, makeCompanies, makeEarnings, makeFiling, makeInsider, makeInsiderTransactions, makeReport, makeWhale, perDay, randomInt,
   seededRandom, zipfSampler, type Company, type CompanyActivity,
@@ -48,6 +49,8 @@ export interface GenerateOptions {
   earnings?: number;
   /** Insider-transaction rows, about (forms have 1 to 4 lines each). @default filings / 2 */
   transactions?: number;
+  /** Financials rows: each company's fiscal quarters and years, latest first. @default companies × 25 (about six years) */
+  financials?: number;
   /** Last business day the data covers. @default 2025-06-30 */
   through?: string;
   /**
@@ -91,6 +94,7 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
   const nEarnings = options.earnings ?? Math.round(nFilings / 25);
   const nTransactions = options.transactions ?? Math.round(nFilings / 2);
   const nWhales = options.whales ?? 5000;
+  const nFinancials = options.financials ?? options.companies * 25;
   const nKeys = options.keys ?? 10_000;
   for (const [name, value] of Object.entries({ companies: options.companies, filings: nFilings, whales: nWhales })) {
     if (!Number.isSafeInteger(value) || value < 1) throw new Error(`--${name} must be a whole number, 1 or more`);
@@ -179,6 +183,7 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
       earnings: earnings(),
       filings: filings(),
       'insider-transactions': transactions(),
+      financials: makeFinancials(seededRandom(rowSeed + 909), companies, through, nFinancials),
     },
   });
 
@@ -190,7 +195,7 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
   await writeFile(join(options.out, 'tickers.txt'), byFilings.map(([t, n]) => `${t} ${n}\n`).join(''));
   const result: GenerateResult = {
     snapshotsDir, version,
-    rows: { reports: listed.length, filings: nFilings, earnings: nEarnings, whales: nWhales, 'insider-transactions': transactionRows },
+    rows: { reports: listed.length, filings: nFilings, earnings: nEarnings, whales: nWhales, 'insider-transactions': transactionRows, financials: nFinancials },
     filingsPerTicker: { max: counts[0] ?? 0, median: counts[counts.length >> 1] ?? 0, min: counts[counts.length - 1] ?? 0 },
     keysFile, keysText, seconds: (performance.now() - started) / 1000,
   };
@@ -222,13 +227,14 @@ async function writeKeys(out: string, count: number, seed: number): Promise<[str
 }
 
 const USAGE = `usage: tsx scripts/gen-snapshot.ts --companies N --filings N [--out DIR] [--seed N] [--keys N]
-       [--zipf S] [--whales N] [--earnings N] [--transactions N] [--through YYYY-MM-DD] [--revision N] [--version V] [--no-publish]`;
+       [--zipf S] [--whales N] [--earnings N] [--transactions N] [--financials N] [--through YYYY-MM-DD] [--revision N] [--version V] [--no-publish]`;
 
 async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv, strict: true, options: {
       companies: { type: 'string' }, filings: { type: 'string' }, out: { type: 'string' }, seed: { type: 'string' },
       keys: { type: 'string' }, zipf: { type: 'string' }, whales: { type: 'string' }, earnings: { type: 'string' }, transactions: { type: 'string' },
+      financials: { type: 'string' },
       through: { type: 'string' }, revision: { type: 'string' }, version: { type: 'string' }, 'no-publish': { type: 'boolean' }, help: { type: 'boolean' },
     },
   });
@@ -248,7 +254,8 @@ async function main(argv: string[]): Promise<number> {
   const out = values.out ?? `bench-out/snap-c${companies}-f${filings}-s${number('seed') ?? 1}-r${number('revision') ?? 0}`;
   const result = await generateSnapshot({
     out, companies, filings, seed: number('seed'), keys: number('keys'), zipf: number('zipf'), whales: number('whales'),
-    earnings: number('earnings'), transactions: number('transactions'), through: values.through, revision: number('revision'), version: values.version, publish: !values['no-publish'],
+    earnings: number('earnings'), transactions: number('transactions'), financials: number('financials'), through: values.through, revision: number('revision'),
+    version: values.version, publish: !values['no-publish'],
   });
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   return 0;

@@ -136,6 +136,13 @@ export const ROUTES: readonly Route[] = Object.freeze([
       'trades its insider row counts.',
   },
   {
+    path: `${API_PREFIX}/finance/financials`, operationId: 'listFinancials', auth: true, countsAgainstLimits: true, underApi: true, params: ['limit', 'ticker', 'cursor'],
+    target: { kind: 'rows', rows: 'financials' }, summary: 'Company financials per fiscal period (XBRL company facts)',
+    description: 'One row per company and fiscal period (FY, Q1-Q4 on the company\'s own fiscal calendar) that a 10-K, 10-Q or an amendment reported in XBRL: ' +
+      'revenue, operating and net income, EPS, assets, liabilities, equity, cash, operating cash flow and shares outstanding, as first reported, ' +
+      'each with the concept it came from. Latest period first; every period in the data, no window.',
+  },
+  {
     path: `${API_PREFIX}/openapi.json`, operationId: 'getOpenApi', auth: false, countsAgainstLimits: false, underApi: true, params: [],
     target: { kind: 'openapi' }, summary: 'This OpenAPI 3.1 document',
     description: 'The machine-readable description of the API. No key needed.',

@@ -36,6 +36,8 @@ const earnings = await client.GET('/api/v1/finance/earnings', { params: { query:
 check(earnings.data?.data.every((row) => row.type === 'earnings'), 'earnings');
 const transactions = await client.GET('/api/v1/finance/insider-transactions', { params: { query: { ticker: 'TSLA', limit: 2 } } });
 check(transactions.data?.data.every((row) => row.type === 'insider_transaction' && (row.value_usd === null || typeof row.value_usd === 'number')), 'insider-transactions');
+const financials = await client.GET('/api/v1/finance/financials', { params: { query: { ticker: 'AAPL', limit: 2 } } });
+check(financials.data?.data.every((row) => Number.isInteger(row.fiscal_year) && typeof row.values.revenue_usd !== 'string'), 'financials');
 const document = await client.GET('/api/v1/openapi.json');
 check(document.data?.openapi.startsWith('3.1'), 'openapi.json');
 const head = await client.HEAD('/api/v1/finance/filings', { params: { query: { limit: 1 } } });

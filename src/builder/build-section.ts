@@ -7,6 +7,7 @@ import { relative } from 'node:path';
 import type { RowKind } from '../rows/schemas.js';
 import type { AsOfInputs } from './as-of.js';
 import type { Inputs } from './inputs.js';
+import type { FinancialsNotes } from '../facts/financials.js';
 import type { InsiderResult } from '../facts/insiders.js';
 import type { InsiderTransactionResult } from '../facts/insider-transactions.js';
 import type { Resolved } from './resolve.js';
@@ -24,6 +25,7 @@ export interface BuildSectionInputs {
   transactions: InsiderTransactionResult;
   earnings: { withoutTicker: number; withoutDocument: number };
   reports: { withoutTicker: number };
+  financials: FinancialsNotes;
   periods: ReadonlyMap<string, Period[]>;
   issuerOf: (position: Position) => PositionIssuer | null;
 }
@@ -49,6 +51,13 @@ export function buildSection(s: BuildSectionInputs): Record<string, unknown> {
       earnings_without_ticker: s.earnings.withoutTicker,
       earnings_without_document: s.earnings.withoutDocument,
       companies_without_ticker: s.reports.withoutTicker,
+      financials: {
+        companies: s.financials.companies,
+        quarters_off_fiscal_calendar: s.financials.quartersOffCalendar,
+        years_not_in_annual_reports: s.financials.yearsNotInAnnualReports,
+        same_fiscal_period_reported_later: s.financials.samePeriodReportedLater,
+        quarters_without_fiscal_calendar: s.financials.quartersWithoutCalendar,
+      },
       filed_at_from_signature_date: s.resolved.filedAtFromSignature.length,
       filed_at_from_signature_date_accessions: s.resolved.filedAtFromSignature.slice(0, 50),
       submissions_clocks: submissionsClockNotes(s.resolved.submissionsClocks, from),

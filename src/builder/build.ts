@@ -11,6 +11,8 @@ import { buildSection } from './build-section.js';
 import { companyDirectory } from './companies.js';
 import { computeEarningsRows } from '../facts/earnings.js';
 import { computeFilingRows } from '../facts/filings.js';
+import { computeFinancialsRows } from '../facts/financials.js';
+import { financialsSummary } from '../facts/financials-summary.js';
 import { ExtractCache, type CacheStats } from './extract-cache.js';
 import { builderFingerprint } from './fingerprint.js';
 import { createExtractPool, defaultWorkers } from './extract-pool.js';
@@ -248,6 +250,10 @@ export function computeSnapshot(inputs: Inputs, options: ComputeOptions): Comput
   const ownersByAccession = new Map(known.ownership.map((f) => [f.accessionNo, f.owners]));
   const filings = computeFilingRows(known.filings, asOf, filingsDays, (cik) => ({ tickers: company(cik)?.tickers ?? [], name: company(cik)?.name || null }),
     (accessionNo) => ownersByAccession.get(accessionNo));
+  const financials = computeFinancialsRows(known.companyFacts, (cik) => {
+    const c = company(cik);
+    return c ? { tickers: c.tickers, name: c.name || known.companyFacts.get(cik)!.name, fiscalYearEnd: c.fiscalYearEnd } : undefined;
+  });
   const reports = computeReportRows({
     company, known: knownFilings({ records: known.filings, ownership: known.ownership, thirteenF: known.thirteenF, companyFacts: known.companyFacts }), insiders: insiders.rows, earnings: earnings.rows, periods, issuerOf,
   });
@@ -259,6 +265,7 @@ export function computeSnapshot(inputs: Inputs, options: ComputeOptions): Comput
     filings: filings.map((r) => withText(r, 'summary', filingSummary(r))),
     reports: reports.rows.map((r) => withText(r, 'summary', reportSummary(r))),
     'insider-transactions': transactions.rows.map((r) => withText(r, 'summary', insiderTransactionSummary(r))),
+    financials: financials.rows.map((r) => withText(r, 'summary', financialsSummary(r))),
   };
   // A kind with inputs inside the as-of date and its window but no rows means a step dropped everything.
   const filingsStart = addDays(asOf, -(filingsDays - 1));
@@ -271,6 +278,7 @@ export function computeSnapshot(inputs: Inputs, options: ComputeOptions): Comput
     reports: known.filings.some((f) => (company(f.cik)?.tickers.length ?? 0) > 0),
     // Lines that lack a field EDGAR's schema requires are no rows (counted in the manifest), nor a sign of a dropped step.
     'insider-transactions': transactions.linesInWindow > Object.values(transactions.linesLeftOut).reduce((a, b) => a + b, 0),
+    financials: financials.periodsPlaceable > 0,
   };
   const empty = ROW_KINDS.filter((kind) => hadInputs[kind] && rows[kind].length === 0);
   if (empty.length > 0) throw new Error(`no ${empty.join(', ')} rows although the input had some (check --as-of ${asOf}, --window-days ${windowDays}, --filings-days ${filingsDays})`);
@@ -278,7 +286,7 @@ export function computeSnapshot(inputs: Inputs, options: ComputeOptions): Comput
   const counts = Object.fromEntries(ROW_KINDS.map((k) => [k, rows[k].length])) as Record<RowKind, number>;
   const build = buildSection({
     options: { from: options.from, as_of: asOf, as_of_source: options.asOf ? 'option' : 'latest filing date read', window_days: windowDays, filings_days: filingsDays },
-    inputs, resolved, known, counts, insiders, transactions, earnings, reports, periods, issuerOf,
+    inputs, resolved, known, counts, insiders, transactions, earnings, reports, financials: financials.notes, periods, issuerOf,
   });
   const miss = windowMiss({ filings: known.filings, ownership: known.ownership, asOf, windowDays, filingsDays, rows: counts });
   return { asOf, rows, counts, build, ...(miss ? { windowMiss: miss } : {}) };

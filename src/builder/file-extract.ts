@@ -23,7 +23,8 @@ import { isCoverPageXml, isInfoTableXml, readCoverPage, readInfoTable, type Cove
 import { isTickerFile, parseTickerFile, type TickerEntry } from '../edgar/company/ticker-files.js';
 import { looksLikeTsv } from '../edgar/datasets/tsv.js';
 import { parseXml } from '../edgar/xml.js';
-import { FIGURE_CONCEPTS } from '../facts/fiscal-periods.js';
+import { FINANCIAL_CONCEPT_NAMES } from '../facts/financials-concepts.js';
+import { FIGURE_CONCEPT_NAMES } from '../facts/fiscal-periods.js';
 import { COUNTED_CODES } from '../facts/insiders.js';
 
 /** A file passed over, and why. */
@@ -131,8 +132,8 @@ export function emptyExtract(): FileExtract {
   };
 }
 
-/** The us-gaap concepts that the earnings figures are made from. */
-const FIGURE_CONCEPT_NAMES: ReadonlySet<string> = new Set(Object.values(FIGURE_CONCEPTS).flat());
+/** The company-facts concepts that rows are made from: the earnings figures' and the financials rows'. */
+const KEPT_CONCEPTS: ReadonlySet<string> = new Set([...FIGURE_CONCEPT_NAMES, ...FINANCIAL_CONCEPT_NAMES]);
 
 /**
  * Recognises one file's text and reads it.
@@ -257,7 +258,7 @@ function recogniseJson(path: string, value: unknown, out: FileExtract): string |
     return null;
   }
   if (isCompanyFactsFile(value)) {
-    out.companyFacts.push(parseCompanyFacts(value, FIGURE_CONCEPT_NAMES));
+    out.companyFacts.push(parseCompanyFacts(value, KEPT_CONCEPTS));
     return null;
   }
   if (isHeaderJson(value)) {

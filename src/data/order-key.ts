@@ -43,6 +43,7 @@ export const ORDER_KEY_PARTS: Readonly<Record<RowKind, readonly OrderPart[]>> = 
   reports: [desc('latest_filing_at'), asc('ticker')],
   // The line's position within its table is no field: equal keys keep file order (rows/order.ts).
   'insider-transactions': [desc('transaction_date'), desc('filed_at'), desc('accession_no'), desc('table')],
+  financials: [desc('period_end'), asc('ticker'), asc('cik')],
 });
 
 /**

@@ -21,15 +21,21 @@ export const MANIFEST_FILE = 'manifest.json';
 /** A version label: also a folder name, so no path separators. */
 export const VERSION_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-/**
- * Kinds added after the first version of the format (docs/api.md §7): a manifest written before
- * a kind existed has no file of it, and such a version still loads, the kind with 0 rows. A file
- * that a manifest names is checked like any other. Every kind added later goes here.
- */
-export const ADDED_KINDS: ReadonlySet<RowKind> = new Set<RowKind>(['insider-transactions']);
-
 /** File name of a kind's rows. */
 export const fileOfKind = (kind: RowKind): string => `${kind}.ndjson`;
+
+/**
+ * Kinds added after the first snapshots were written (docs/api.md §16). A manifest written
+ * before a kind existed has no file for it: such a version still loads, with no rows of that
+ * kind. A manifest that names the file has it checked like every other.
+ */
+export const ADDED_KINDS: ReadonlySet<RowKind> = new Set<RowKind>(['insider-transactions', 'financials']);
+
+/**
+ * The manifest's entry for a kind's file, or undefined where the version predates the kind
+ * ({@link ADDED_KINDS}; {@link checkManifest} refuses a missing entry of any other kind).
+ */
+export const fileEntry = (manifest: SnapshotManifest, kind: RowKind): FileEntry | undefined => manifest.files[fileOfKind(kind)];
 
 /** Checksum and row count of one NDJSON file. */
 export interface FileEntry {
@@ -50,7 +56,7 @@ export interface SnapshotManifest {
   data_through: string | null;
   /** Options the builder used and its counts (free-form). */
   build: Record<string, unknown>;
-  /** One entry per row kind, keyed by file name; a kind of {@link ADDED_KINDS} may have none (0 rows). */
+  /** One entry per row kind, keyed by file name; a kind of {@link ADDED_KINDS} may have none. */
   files: Record<string, FileEntry>;
 }
 

@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { ROW_KINDS, WRITTEN_FIELD, type RowKind } from '../rows/schemas.js';
-import { fileOfKind, SnapshotError, type SnapshotManifest } from './snapshot-format.js';
+import { fileEntry, fileOfKind, SnapshotError, type SnapshotManifest } from './snapshot-format.js';
 import { readCurrentVersion, readLines, readSnapshot } from './snapshot-reader.js';
 import { FACTS_APART, FACTS_ARE_FULL, makeList, type RowList, type RowTable } from './page.js';
 import { ORDER_KEY_PARTS, OrderKeys, OrderKeyWriter } from './order-key.js';
@@ -22,7 +22,8 @@ import { IntColumn } from './int-column.js';
 
 /** The field each kind's lists are keyed by (docs/api.md §1: ticker, or cik on whales). */
 export const FILTER_FIELD: Readonly<Record<RowKind, 'ticker' | 'cik'>> = Object.freeze({
-  reports: 'ticker', insiders: 'ticker', whales: 'cik', earnings: 'ticker', filings: 'ticker', 'insider-transactions': 'ticker',
+  reports: 'ticker', insiders: 'ticker', whales: 'cik', earnings: 'ticker', filings: 'ticker',
+  'insider-transactions': 'ticker', financials: 'ticker',
 });
 
 /** An immutable, fully indexed snapshot. */
@@ -110,14 +111,14 @@ export async function loadSnapshot(root: string, version?: string): Promise<Snap
   });
 
   const lists = {} as Record<RowKind, { overview: RowList; byKey: Map<string, RowList>; empty: RowList }>;
-  for (const kind of ROW_KINDS) {
-    // A kind the version was built without (ADDED_KINDS) has no file: its lists are empty.
-    const sha256 = manifest.files[fileOfKind(kind)]?.sha256;
-    lists[kind] = await layOut(kind, measures[kind], join(dir, fileOfKind(kind)), sha256);
-  }
+  for (const kind of ROW_KINDS) lists[kind] = await layOut(kind, measures[kind], join(dir, fileOfKind(kind)), fileEntry(manifest, kind)?.sha256);
 
   const tagHash = createHash('sha256').update(manifest.version);
-  for (const kind of ROW_KINDS) tagHash.update(`\n${manifest.files[fileOfKind(kind)]?.sha256 ?? ''}`);
+  // A kind the version predates adds nothing: its tags stay what they were before the kind existed.
+  for (const kind of ROW_KINDS) {
+    const entry = fileEntry(manifest, kind);
+    if (entry) tagHash.update(`\n${entry.sha256}`);
+  }
   const rowCounts = {} as Record<RowKind, number>;
   for (const kind of ROW_KINDS) rowCounts[kind] = measures[kind].rows;
   return Object.freeze({
@@ -136,8 +137,8 @@ export async function loadSnapshot(root: string, version?: string): Promise<Snap
  * Lays one kind's rows out grouped by list key (groups in order of their first row, rows in
  * file order within a group), reads the file again into that layout, and builds its lists.
  *
- * @param sha256 - the file's SHA-256 from the manifest; undefined where the manifest has no file
- *   of the kind (a kind added after the version was built), which then has no rows.
+ * @param sha256 - the file's checksum; undefined where the version predates the kind and has no
+ *   file (ADDED_KINDS in snapshot-format.ts): its lists are empty.
  */
 async function layOut(kind: RowKind, m: KindMeasure, file: string, sha256: string | undefined): Promise<{ overview: RowList; byKey: Map<string, RowList>; empty: RowList }> {
   const n = m.rows;

@@ -7,13 +7,20 @@ import { daysBetween } from '../edgar/conventions.js';
 import type { CompanyFacts } from '../edgar/company/company-facts-json.js';
 import type { EarningsFigures, FiscalPeriod } from '../rows/types.js';
 
-/** The figures' concepts, in order of preference (us-gaap taxonomy). */
+/** The figures' concepts, in order of preference (us-gaap taxonomy), taxonomy-qualified as company facts are read. */
 export const FIGURE_CONCEPTS: Readonly<Record<keyof EarningsFigures, readonly string[]>> = Object.freeze({
-  revenue_usd: ['RevenueFromContractWithCustomerExcludingAssessedTax', 'Revenues', 'SalesRevenueNet', 'RevenueFromContractWithCustomerIncludingAssessedTax'],
-  net_income_usd: ['NetIncomeLoss', 'ProfitLoss'],
-  eps_basic: ['EarningsPerShareBasic', 'EarningsPerShareBasicAndDiluted'],
-  eps_diluted: ['EarningsPerShareDiluted', 'EarningsPerShareBasicAndDiluted'],
+  revenue_usd: ['us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax', 'us-gaap:Revenues', 'us-gaap:SalesRevenueNet', 'us-gaap:RevenueFromContractWithCustomerIncludingAssessedTax'],
+  net_income_usd: ['us-gaap:NetIncomeLoss', 'us-gaap:ProfitLoss'],
+  eps_basic: ['us-gaap:EarningsPerShareBasic', 'us-gaap:EarningsPerShareBasicAndDiluted'],
+  eps_diluted: ['us-gaap:EarningsPerShareDiluted', 'us-gaap:EarningsPerShareBasicAndDiluted'],
 });
+
+/**
+ * The figures' concepts as one set. A filing's own period is read from these only: company facts
+ * also holds concepts for other rows (financials-concepts.ts), some dated after the period (the
+ * cover page's shares outstanding).
+ */
+export const FIGURE_CONCEPT_NAMES: ReadonlySet<string> = new Set(Object.values(FIGURE_CONCEPTS).flat());
 
 /** A fiscal period that a 10-Q or 10-K reported. */
 export interface ReportedPeriod {
@@ -37,11 +44,13 @@ export function factsFiledBy(facts: CompanyFacts, asOf: string): CompanyFacts {
 
 /**
  * The periods that the company's 10-Qs and 10-Ks reported: for each such filing, the latest
- * `end` among its facts is its own period, labelled with the filing's `fy` and `fp`.
+ * `end` among its facts of the figures' concepts is its own period, labelled with the filing's
+ * `fy` and `fp`.
  */
 export function reportedPeriods(facts: CompanyFacts): ReportedPeriod[] {
   const byAccn = new Map<string, ReportedPeriod>();
-  for (const list of facts.concepts.values()) {
+  for (const [concept, list] of facts.concepts) {
+    if (!FIGURE_CONCEPT_NAMES.has(concept)) continue;
     for (const fact of list) {
       if (!/^10-[QK]/.test(fact.form)) continue;
       const fp = fact.fp === 'FY' || /^Q[1-4]$/.test(fact.fp ?? '') ? (fact.fp as FiscalPeriod) : null;

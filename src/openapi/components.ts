@@ -20,6 +20,7 @@ export const ROW_SCHEMA_NAMES: Readonly<Record<RowKind, string>> = Object.freeze
   earnings: 'EarningsRow',
   filings: 'FilingRow',
   'insider-transactions': 'InsiderTransactionRow',
+  financials: 'FinancialsRow',
 });
 
 /** Name of the component schema of each row route's 200 body. */
@@ -30,6 +31,7 @@ export const LIST_SCHEMA_NAMES: Readonly<Record<RowKind, string>> = Object.freez
   earnings: 'EarningsList',
   filings: 'FilingList',
   'insider-transactions': 'InsiderTransactionList',
+  financials: 'FinancialsList',
 });
 
 /** Names of the other component schemas. */

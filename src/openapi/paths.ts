@@ -15,7 +15,7 @@ import { errorResponseRef, errorUse, PARSER_STATUSES, type ErrorUse } from './re
 
 /** Tag of each route target, for grouping in documentation viewers. */
 export const TAGS: readonly Json[] = Object.freeze([
-  { name: 'finance', description: 'Facts from the snapshot: reports, insider activity, 13F holdings, earnings, filings.' },
+  { name: 'finance', description: 'Facts from the snapshot: reports, insider activity, 13F holdings, earnings, filings, financials.' },
   { name: 'account', description: "The calling key's plan, limits and usage." },
   { name: 'service', description: 'The API description, the docs page and the process probes; no key needed.' },
 ]);

@@ -64,6 +64,8 @@ export const ROW_ORDER: Readonly<Record<RowKind, RowComparator>> = Object.freeze
   // (Table I before Table II: "non_derivative" sorts after "derivative", so descending on table;
   // within a table, rows that compare equal keep the builder's order, which is the form's).
   'insider-transactions': chain(strDescNullLast('transaction_date'), strDescNullLast('filed_at'), strDescNullLast('accession_no'), strDescNullLast('table')),
+  // period_end descending, then ticker (companies without one last), then cik.
+  financials: chain(strDescNullLast('period_end'), strAsc('ticker'), strAsc('cik')),
 });
 
 /** Human-readable statement of each order, for the OpenAPI document and docs/api.md. */
@@ -74,4 +76,5 @@ export const ROW_ORDER_TEXT: Readonly<Record<RowKind, string>> = Object.freeze({
   whales: 'total_value_usd descending, then filed_at descending, then accession_no descending, then cik ascending',
   reports: 'latest_filing_at descending (companies without filings last), then ticker ascending',
   'insider-transactions': 'transaction_date descending, then filed_at descending, then accession_no descending, then the line\'s position in the form ascending (Table I before Table II)',
+  financials: 'period_end descending, then ticker ascending (companies without a ticker last), then cik ascending',
 });

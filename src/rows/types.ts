@@ -5,7 +5,7 @@
  * 10-digit strings.
  */
 import type { Static } from './schema.js';
-import type { EARNINGS_ROW, FILING_ROW, INSIDER_ROW, INSIDER_TRANSACTION_ROW, META_ROW, REPORT_ROW, WHALE_ROW } from './schemas.js';
+import type { EARNINGS_ROW, FILING_ROW, FINANCIALS_ROW, INSIDER_ROW, INSIDER_TRANSACTION_ROW, META_ROW, REPORT_ROW, WHALE_ROW } from './schemas.js';
 
 /** A date `YYYY-MM-DD`. */
 export type IsoDate = string;
@@ -63,13 +63,22 @@ export type ReportRow = Static<typeof REPORT_ROW>;
 export type LatestFiling = NonNullable<ReportRow['latest']['10-K']>;
 
 /**
+ * Financials row: one company's fiscal period as a 10-K or 10-Q first reported it in XBRL
+ * (docs/api.md §16). Fields and their documentation: `FINANCIALS_ROW` in `schemas.ts`.
+ */
+export type FinancialsRow = Static<typeof FINANCIALS_ROW>;
+
+/** The values of a financials row, each a number or null. Fields: `FINANCIALS_ROW.values` in `schemas.ts`. */
+export type FinancialValues = FinancialsRow['values'];
+
+/**
  * Meta row: the calling key's plan, limits and usage, built per request and never stored.
  * Fields and their documentation: `META_ROW` in `schemas.ts`.
  */
 export type MetaRow = Static<typeof META_ROW>;
 
 /** Any row stored in a snapshot. */
-export type StoredRow = InsiderRow | WhaleRow | EarningsRow | FilingRow | ReportRow | InsiderTransactionRow;
+export type StoredRow = InsiderRow | WhaleRow | EarningsRow | FilingRow | ReportRow | InsiderTransactionRow | FinancialsRow;
 
 /** Rows of each stored kind. */
 export interface RowsByKind {
@@ -79,4 +88,5 @@ export interface RowsByKind {
   earnings: EarningsRow;
   filings: FilingRow;
   'insider-transactions': InsiderTransactionRow;
+  financials: FinancialsRow;
 }

@@ -41,7 +41,37 @@ test('a valid snapshot loads with its row counts', async (t) => {
   const root = await fixture(t);
   const snapshot = await loadSnapshot(root);
   assert.equal(snapshot.version, 'v1');
-  assert.deepEqual(snapshot.rowCounts, { reports: 3, insiders: 3, whales: 2, earnings: 3, filings: 27, 'insider-transactions': 9 });
+  assert.deepEqual(snapshot.rowCounts, { reports: 3, insiders: 3, whales: 2, earnings: 3, filings: 27, 'insider-transactions': 9, financials: 7 });
+});
+
+/** Makes v1 look like a version written before a kind existed: its file and manifest entry gone. */
+async function withoutKindFile(root: string, name: string): Promise<void> {
+  await rm(join(root, 'v1', name));
+  const manifestFile = join(root, 'v1', 'manifest.json');
+  const manifest = JSON.parse(await readFile(manifestFile, 'utf8'));
+  delete manifest.files[name];
+  await writeFile(manifestFile, JSON.stringify(manifest));
+}
+
+test('a version written before financials existed (no financials.ndjson, no manifest entry) loads with 0 financials rows', async (t) => {
+  const root = await fixture(t);
+  const whole = await loadSnapshot(root);
+  await withoutKindFile(root, 'financials.ndjson');
+  const old = await loadSnapshot(root);
+  assert.deepEqual(old.rowCounts, { reports: 3, insiders: 3, whales: 2, earnings: 3, filings: 27, 'insider-transactions': 9, financials: 0 });
+  assert.equal(old.list('financials', null).length, 0);
+  assert.equal(old.list('financials', 'AAPL').length, 0);
+  assert.equal(old.list('filings', 'AAPL').length, whole.list('filings', 'AAPL').length);
+  assert.notEqual(old.tag, whole.tag, 'different files, different tags');
+});
+
+test('only a kind added later may be missing: a manifest without filings.ndjson is refused, and a financials entry that is present is checked', async (t) => {
+  const root = await fixture(t);
+  await withoutKindFile(root, 'filings.ndjson');
+  assert.match(await refusal(root), /manifest\.json: files has no entry for filings\.ndjson/);
+  const other = await fixture(t);
+  await rewrite(other, 'financials.ndjson', (text) => text.replace(/\n$/, '\n{"type":"financials"}\n'), true);
+  assert.match(await refusal(other), /v1\/financials\.ndjson:8: \$: missing required property ticker/);
 });
 
 test('a row of the wrong shape is refused with file, line and path', async (t) => {

@@ -117,12 +117,12 @@ test('values in thousands are recognised from implied prices, even after the 202
 const fact = (start: string, end: string, val: number, accn: string, fy: number, fp: string, form = '10-Q'): Fact => ({ start, end, val, accn, fy, fp, form, filed: '' });
 const facts: CompanyFacts = {
   cik: '0000000123', name: 'Example', concepts: new Map([
-    ['Revenues', [
+    ['us-gaap:Revenues', [
       fact('2022-09-25', '2022-12-31', 117, 'q1', 2023, 'Q1'),
       fact('2021-09-26', '2022-09-24', 394, 'fy', 2022, 'FY', '10-K'),
       fact('2022-06-26', '2022-09-24', 90, 'fy', 2022, 'FY', '10-K'),
     ]],
-    ['EarningsPerShareDiluted', [fact('2022-09-25', '2022-12-31', 1.88, 'q1', 2023, 'Q1')]],
+    ['us-gaap:EarningsPerShareDiluted', [fact('2022-09-25', '2022-12-31', 1.88, 'q1', 2023, 'Q1')]],
   ]),
   filings: new Map(),
 };

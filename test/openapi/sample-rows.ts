@@ -2,7 +2,7 @@
  * One fully populated row of every kind (nested objects filled, not null) and a set of
  * mutations that each break one rule of the row schemas, for comparing validators.
  */
-import type { EarningsRow, FilingRow, InsiderRow, InsiderTransactionRow, ReportRow, WhaleRow } from '../../src/rows/types.js';
+import type { EarningsRow, FilingRow, FinancialsRow, InsiderRow, InsiderTransactionRow, ReportRow, WhaleRow } from '../../src/rows/types.js';
 import type { RowKind } from '../../src/rows/schemas.js';
 
 const insider: InsiderRow = {
@@ -68,6 +68,24 @@ const transaction: InsiderTransactionRow = {
   summary: 'On 2025-03-03, Doe Jane exercised 6,000 options.',
 };
 
+const financials: FinancialsRow = {
+  type: 'financials', ticker: 'AAPL', tickers: ['AAPL'], cik: '0000320193', company: 'Apple Inc.', fiscal_year: 2024, fiscal_period: 'FY',
+  period_start: '2023-10-01', period_end: '2024-09-28', form: '10-K', accession_no: '0000320193-24-000123', filed_at: '2024-11-01',
+  values: {
+    revenue_usd: 391_035_000_000, operating_income_usd: 123_216_000_000, net_income_usd: 93_736_000_000, eps_basic: 6.11, eps_diluted: 6.08,
+    total_assets_usd: 364_980_000_000, total_liabilities_usd: 308_030_000_000, stockholders_equity_usd: 56_950_000_000, cash_usd: 29_943_000_000,
+    operating_cash_flow_usd: 118_254_000_000, shares_outstanding: 15_116_786_000,
+  },
+  concepts: {
+    revenue_usd: 'us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax', operating_income_usd: 'us-gaap:OperatingIncomeLoss',
+    net_income_usd: 'us-gaap:NetIncomeLoss', eps_basic: 'us-gaap:EarningsPerShareBasic', eps_diluted: 'us-gaap:EarningsPerShareDiluted',
+    total_assets_usd: 'us-gaap:Assets', total_liabilities_usd: 'us-gaap:Liabilities', stockholders_equity_usd: 'us-gaap:StockholdersEquity',
+    cash_usd: 'us-gaap:CashAndCashEquivalentsAtCarryingValue', operating_cash_flow_usd: 'us-gaap:NetCashProvidedByUsedInOperatingActivities',
+    shares_outstanding: 'us-gaap:CommonStockSharesOutstanding',
+  },
+  summary: 'Apple Inc. (AAPL) first reported fiscal year 2024, 2023-10-01 to 2024-09-28, on Form 10-K filed 2024-11-01.',
+};
+
 /** A valid, fully populated row of each stored kind. */
 export const SAMPLE_ROWS: Readonly<Record<RowKind, Record<string, unknown>>> = Object.freeze({
   insiders: insider as unknown as Record<string, unknown>,
@@ -76,6 +94,7 @@ export const SAMPLE_ROWS: Readonly<Record<RowKind, Record<string, unknown>>> = O
   filings: filing as unknown as Record<string, unknown>,
   reports: report as unknown as Record<string, unknown>,
   'insider-transactions': transaction as unknown as Record<string, unknown>,
+  financials: financials as unknown as Record<string, unknown>,
 });
 
 /** A valid meta row for a Signal key. */
@@ -135,6 +154,11 @@ export const BREAKING_MUTATIONS: Readonly<Record<RowKind | 'meta', readonly (rea
     ['code two letters', 'code', 'SP'], ['acquired_disposed null', 'acquired_disposed', null], ['direct_indirect lower case', 'direct_indirect', 'd'],
     ['value_usd a string', 'value_usd', '74070'], ['transaction_date not a date', 'transaction_date', '2025-3-3'],
     ['from_data_set missing', 'from_data_set', undefined], ['price_in_footnote null', 'price_in_footnote', null], ['summary null', 'summary', null],
+  ],
+  financials: [
+    ['fiscal_period H1', 'fiscal_period', 'H1'], ['fiscal_year a string', 'fiscal_year', '2024'], ['form 8-K', 'form', '8-K'],
+    ['value as a string', 'values.revenue_usd', '391035000000'], ['missing value', 'values.cash_usd', undefined],
+    ['concept without its taxonomy', 'concepts.revenue_usd', 'Revenues'], ['ticker missing', 'ticker', undefined], ['period_end not a date', 'period_end', '2024-09'],
   ],
   meta: [
     ['max_page_size 0', 'max_page_size', 0], ['missing usage', 'usage', undefined], ['created_at a date only', 'snapshot.created_at', '2026-11-02'],
