@@ -161,6 +161,8 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
       whales: sortRows('whales', whaleFilers.map((f, i) => makeWhale(whaleRandom, f, listed, through, 900_000 + i))),
       earnings: earnings(),
       filings: filings(),
+      // Holder rows are not generated yet: the version has an empty holders list.
+      holders: [],
     },
   });
 

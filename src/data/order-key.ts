@@ -41,6 +41,7 @@ export const ORDER_KEY_PARTS: Readonly<Record<RowKind, readonly OrderPart[]>> = 
   earnings: [desc('filed_at'), desc('accession_no'), asc('ticker')],
   whales: [desc('total_value_usd', 'number'), desc('filed_at'), desc('accession_no'), asc('cik')],
   reports: [desc('latest_filing_at'), asc('ticker')],
+  holders: [desc('value_usd', 'number'), asc('filer_cik'), asc('cusip'), asc('put_call')],
 });
 
 /**

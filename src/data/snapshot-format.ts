@@ -24,6 +24,20 @@ export const VERSION_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 /** File name of a kind's rows. */
 export const fileOfKind = (kind: RowKind): string => `${kind}.ndjson`;
 
+/**
+ * Row kinds added after the first versions of this format (docs/api.md §7): a manifest written
+ * before a kind existed has no entry for its file, and the kind then loads with 0 rows. A
+ * manifest that names the file is checked like any other. The kinds of the first versions
+ * (reports, insiders, whales, earnings, filings) must always be there.
+ */
+export const ADDED_KINDS: ReadonlySet<RowKind> = new Set<RowKind>(['holders']);
+
+/**
+ * The manifest's entry for a kind's file, or undefined for a kind of {@link ADDED_KINDS} that a
+ * version built before it lacks (its rows: none). Only for manifests that passed {@link checkManifest}.
+ */
+export const fileEntryOf = (manifest: SnapshotManifest, kind: RowKind): FileEntry | undefined => manifest.files[fileOfKind(kind)];
+
 /** Checksum and row count of one NDJSON file. */
 export interface FileEntry {
   /** Lower-case hex SHA-256 of the file's bytes. */
@@ -90,6 +104,7 @@ export function checkManifest(value: unknown, file: string, folderVersion: strin
   const files = m.files as Record<string, unknown>;
   for (const kind of ROW_KINDS) {
     const entry = files[fileOfKind(kind)] as Record<string, unknown> | undefined;
+    if (entry === undefined && ADDED_KINDS.has(kind)) continue;
     if (!entry || typeof entry !== 'object') fail(`files has no entry for ${fileOfKind(kind)}`);
     const { sha256, rows } = entry as Record<string, unknown>;
     if (typeof sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(sha256)) fail(`files["${fileOfKind(kind)}"].sha256 is not 64 hex digits`);

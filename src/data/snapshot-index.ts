@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { ROW_KINDS, WRITTEN_FIELD, type RowKind } from '../rows/schemas.js';
-import { fileOfKind, SnapshotError, type SnapshotManifest } from './snapshot-format.js';
+import { fileEntryOf, fileOfKind, SnapshotError, type SnapshotManifest } from './snapshot-format.js';
 import { readCurrentVersion, readLines, readSnapshot } from './snapshot-reader.js';
 import { FACTS_APART, FACTS_ARE_FULL, makeList, type RowList, type RowTable } from './page.js';
 import { ORDER_KEY_PARTS, OrderKeys, OrderKeyWriter } from './order-key.js';
@@ -22,7 +22,7 @@ import { IntColumn } from './int-column.js';
 
 /** The field each kind's lists are keyed by (docs/api.md §1: ticker, or cik on whales). */
 export const FILTER_FIELD: Readonly<Record<RowKind, 'ticker' | 'cik'>> = Object.freeze({
-  reports: 'ticker', insiders: 'ticker', whales: 'cik', earnings: 'ticker', filings: 'ticker',
+  reports: 'ticker', insiders: 'ticker', whales: 'cik', earnings: 'ticker', filings: 'ticker', holders: 'ticker',
 });
 
 /** An immutable, fully indexed snapshot. */
@@ -110,10 +110,13 @@ export async function loadSnapshot(root: string, version?: string): Promise<Snap
   });
 
   const lists = {} as Record<RowKind, { overview: RowList; byKey: Map<string, RowList>; empty: RowList }>;
-  for (const kind of ROW_KINDS) lists[kind] = await layOut(kind, measures[kind], join(dir, fileOfKind(kind)), manifest.files[fileOfKind(kind)]!.sha256);
+  for (const kind of ROW_KINDS) lists[kind] = await layOut(kind, measures[kind], join(dir, fileOfKind(kind)), fileEntryOf(manifest, kind)?.sha256);
 
   const tagHash = createHash('sha256').update(manifest.version);
-  for (const kind of ROW_KINDS) tagHash.update(`\n${manifest.files[fileOfKind(kind)]!.sha256}`);
+  for (const kind of ROW_KINDS) {
+    const entry = fileEntryOf(manifest, kind);
+    if (entry !== undefined) tagHash.update(`\n${entry.sha256}`);
+  }
   const rowCounts = {} as Record<RowKind, number>;
   for (const kind of ROW_KINDS) rowCounts[kind] = measures[kind].rows;
   return Object.freeze({
@@ -131,8 +134,11 @@ export async function loadSnapshot(root: string, version?: string): Promise<Snap
 /**
  * Lays one kind's rows out grouped by list key (groups in order of their first row, rows in
  * file order within a group), reads the file again into that layout, and builds its lists.
+ *
+ * @param sha256 - the file's checksum from the manifest; undefined where the version has no file
+ *   of the kind (a kind added after it was built), whose lists are then empty.
  */
-async function layOut(kind: RowKind, m: KindMeasure, file: string, sha256: string): Promise<{ overview: RowList; byKey: Map<string, RowList>; empty: RowList }> {
+async function layOut(kind: RowKind, m: KindMeasure, file: string, sha256: string | undefined): Promise<{ overview: RowList; byKey: Map<string, RowList>; empty: RowList }> {
   const n = m.rows;
   const lengths = m.lengths.toUint32();
   const groups = m.groups.toInt32();
@@ -171,7 +177,7 @@ async function layOut(kind: RowKind, m: KindMeasure, file: string, sha256: strin
   }
 
   const bytes = Buffer.allocUnsafeSlow(total);
-  await readLines(file, sha256, n, (line, number) => {
+  if (sha256 !== undefined) await readLines(file, sha256, n, (line, number) => {
     const row = number - 1;
     if (line.length !== lengths[row]) throw new SnapshotError(file, 'changed while it was read', number);
     const at = starts[row]!;

@@ -132,6 +132,37 @@ function candidates<T>(items: readonly T[], n: number, key: (item: T) => number)
   return items.filter((_, i) => keys[i]! >= threshold);
 }
 
+/** A filer's latest period as its rows show it: whale rows and holder rows (docs/api.md §6, §16) both read it. */
+export interface LatestPeriod {
+  latest: Period;
+  /** The period before it, or null where the filer has one period. */
+  previous: Period | null;
+  /** The latest period's positions, in the order read. */
+  held: Position[];
+  /** Their value in USD, unrounded: the base of every weight. */
+  total: number;
+  /** A position of the latest period with its figures (weight, change since the previous period). */
+  holding: (p: Position) => Holding;
+}
+
+/**
+ * A filer's latest period and the one before, with the one computation of a held position's
+ * figures, so that a position has the same figures in the whale row and in its holder row.
+ *
+ * @param list - the filer's periods from {@link foldPeriods}, oldest first (at least one).
+ * @param ticker - CUSIP-to-ticker lookup, null where not confident.
+ */
+export function latestPeriodOf(list: readonly Period[], ticker: (p: Position) => string | null): LatestPeriod {
+  const latest = list[list.length - 1]!;
+  const previous = list.length > 1 ? list[list.length - 2]! : null;
+  const held = [...latest.positions.values()];
+  const total = held.reduce((s, p) => s + p.valueUsd, 0);
+  return {
+    latest, previous, held, total,
+    holding: (p) => compareHolding(p, previous?.positions.get(p.key), previous !== null, total, ticker),
+  };
+}
+
 /**
  * Computes one whale row per filer from its latest period. Exact figures (weights, changes in
  * percent) are computed only for the positions a row shows: a filer may hold thousands.
@@ -142,12 +173,8 @@ function candidates<T>(items: readonly T[], n: number, key: (item: T) => number)
 export function computeWhaleRows(periods: Map<string, Period[]>, ticker: (p: Position) => string | null): WhaleRow[] {
   const rows: WhaleRow[] = [];
   for (const list of periods.values()) {
-    const latest = list[list.length - 1]!;
-    const previous = list.length > 1 ? list[list.length - 2]! : null;
-    const held = [...latest.positions.values()];
-    const total = held.reduce((s, p) => s + p.valueUsd, 0);
+    const { latest, previous, held, total, holding } = latestPeriodOf(list, ticker);
     const soldOut = previous ? [...previous.positions.values()].filter((p) => !latest.positions.has(p.key)) : [];
-    const holding = (p: Position): Holding => compareHolding(p, previous?.positions.get(p.key), previous !== null, total, ticker);
     const topHoldings = candidates(held, 10, (p) => usd(p.valueUsd)).map(holding)
       .sort((a, b) => b.value_usd - a.value_usd || byCusip(a, b)).slice(0, 10);
     // docs/api.md §6: the largest absolute value changes, so a position held at the same share

@@ -19,6 +19,7 @@ export const ROW_SCHEMA_NAMES: Readonly<Record<RowKind, string>> = Object.freeze
   whales: 'WhaleRow',
   earnings: 'EarningsRow',
   filings: 'FilingRow',
+  holders: 'HolderRow',
 });
 
 /** Name of the component schema of each row route's 200 body. */
@@ -28,6 +29,7 @@ export const LIST_SCHEMA_NAMES: Readonly<Record<RowKind, string>> = Object.freez
   whales: 'WhaleList',
   earnings: 'EarningsList',
   filings: 'FilingList',
+  holders: 'HolderList',
 });
 
 /** Names of the other component schemas. */

@@ -55,6 +55,8 @@ export const ROW_ORDER: Readonly<Record<RowKind, RowComparator>> = Object.freeze
   whales: chain(numDesc('total_value_usd'), strDescNullLast('filed_at'), strDescNullLast('accession_no'), strAsc('cik')),
   // latest_filing_at descending (companies without filings last), then ticker.
   reports: chain(strDescNullLast('latest_filing_at'), strAsc('ticker')),
+  // value_usd descending, then filer_cik; then cusip and put_call, so that no two rows tie.
+  holders: chain(numDesc('value_usd'), strAsc('filer_cik'), strAsc('cusip'), strAsc('put_call')),
 });
 
 /** Human-readable statement of each order, for the OpenAPI document and docs/api.md. */
@@ -64,4 +66,5 @@ export const ROW_ORDER_TEXT: Readonly<Record<RowKind, string>> = Object.freeze({
   earnings: 'filed_at descending, then accession_no descending, then ticker ascending',
   whales: 'total_value_usd descending, then filed_at descending, then accession_no descending, then cik ascending',
   reports: 'latest_filing_at descending (companies without filings last), then ticker ascending',
+  holders: 'value_usd descending, then filer_cik ascending, then cusip ascending, then put_call ascending (the security itself last)',
 });

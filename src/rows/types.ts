@@ -5,7 +5,7 @@
  * 10-digit strings.
  */
 import type { Static } from './schema.js';
-import type { EARNINGS_ROW, FILING_ROW, INSIDER_ROW, META_ROW, REPORT_ROW, WHALE_ROW } from './schemas.js';
+import type { EARNINGS_ROW, FILING_ROW, HOLDER_ROW, INSIDER_ROW, META_ROW, REPORT_ROW, WHALE_ROW } from './schemas.js';
 
 /** A date `YYYY-MM-DD`. */
 export type IsoDate = string;
@@ -31,6 +31,12 @@ export type WhaleRow = Static<typeof WHALE_ROW>;
 
 /** One position in a whale row's `top_holdings` or `moves`. Fields: `WHALE_ROW.top_holdings` in `schemas.ts`. */
 export type Holding = WhaleRow['top_holdings'][number];
+
+/**
+ * Holder row: one position of one 13F-HR filer's latest period, with the figures its whale row
+ * gives the same position. Fields and their documentation: `HOLDER_ROW` in `schemas.ts`.
+ */
+export type HolderRow = Static<typeof HOLDER_ROW>;
 
 /**
  * Where a row's `filed_at` came from: `edgar`, one of EDGAR's own records of the filing, or
@@ -63,7 +69,7 @@ export type LatestFiling = NonNullable<ReportRow['latest']['10-K']>;
 export type MetaRow = Static<typeof META_ROW>;
 
 /** Any row stored in a snapshot. */
-export type StoredRow = InsiderRow | WhaleRow | EarningsRow | FilingRow | ReportRow;
+export type StoredRow = InsiderRow | WhaleRow | EarningsRow | FilingRow | ReportRow | HolderRow;
 
 /** Rows of each stored kind. */
 export interface RowsByKind {
@@ -72,4 +78,5 @@ export interface RowsByKind {
   whales: WhaleRow;
   earnings: EarningsRow;
   filings: FilingRow;
+  holders: HolderRow;
 }

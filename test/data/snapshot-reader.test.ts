@@ -41,7 +41,7 @@ test('a valid snapshot loads with its row counts', async (t) => {
   const root = await fixture(t);
   const snapshot = await loadSnapshot(root);
   assert.equal(snapshot.version, 'v1');
-  assert.deepEqual(snapshot.rowCounts, { reports: 3, insiders: 3, whales: 2, earnings: 3, filings: 27 });
+  assert.deepEqual(snapshot.rowCounts, { reports: 3, insiders: 3, whales: 2, earnings: 3, filings: 27, holders: 4 });
 });
 
 test('a row of the wrong shape is refused with file, line and path', async (t) => {

@@ -2,7 +2,7 @@
  * One fully populated row of every kind (nested objects filled, not null) and a set of
  * mutations that each break one rule of the row schemas, for comparing validators.
  */
-import type { EarningsRow, FilingRow, InsiderRow, ReportRow, WhaleRow } from '../../src/rows/types.js';
+import type { EarningsRow, FilingRow, HolderRow, InsiderRow, ReportRow, WhaleRow } from '../../src/rows/types.js';
 import type { RowKind } from '../../src/rows/schemas.js';
 
 const insider: InsiderRow = {
@@ -59,6 +59,14 @@ const report: ReportRow = {
   summary: 'Apple Inc. filed a 10-Q on 2025-05-02.',
 };
 
+const holder: HolderRow = {
+  type: 'holder', ticker: 'GOOGL', tickers: ['GOOGL', 'GOOG'], cusip: '02079K305', issuer: 'ALPHABET INC', title_of_class: 'CAP STK CL A',
+  put_call: 'Call', filer_cik: '0001061165', filer: 'LONE PINE CAPITAL LLC', period_of_report: '2026-06-30', filed_at: '2026-08-14',
+  filed_at_source: 'edgar', accession_no: '0000919574-26-005485', shares: 240_000, value_usd: 77_039_680, weight: 0.004709,
+  change_shares: -10_000, change_pct: -4, action: 'reduced',
+  summary: 'LONE PINE CAPITAL LLC reported call options on 240,000 shares of ALPHABET INC (GOOGL) worth $77.0 million.',
+};
+
 /** A valid, fully populated row of each stored kind. */
 export const SAMPLE_ROWS: Readonly<Record<RowKind, Record<string, unknown>>> = Object.freeze({
   insiders: insider as unknown as Record<string, unknown>,
@@ -66,6 +74,7 @@ export const SAMPLE_ROWS: Readonly<Record<RowKind, Record<string, unknown>>> = O
   earnings: earnings as unknown as Record<string, unknown>,
   filings: filing as unknown as Record<string, unknown>,
   reports: report as unknown as Record<string, unknown>,
+  holders: holder as unknown as Record<string, unknown>,
 });
 
 /** A valid meta row for a Signal key. */
@@ -118,6 +127,11 @@ export const BREAKING_MUTATIONS: Readonly<Record<RowKind | 'meta', readonly (rea
     ['fiscal_year_end not MMDD', 'fiscal_year_end', '09-27'], ['latest 8-K missing', 'latest.8-K', undefined],
     ['institutional top filer cik short', 'institutional.top_filers.0.cik', '45810'], ['insiders missing n_buys', 'insiders.n_buys', undefined],
     ['earnings fiscal_period bad', 'earnings.fiscal_period', 'Q5'], ['summary a number', 'summary', 1],
+  ],
+  holders: [
+    ['wrong type const', 'type', 'whale'], ['action sold_out', 'action', 'sold_out'], ['filer_cik not 10 digits', 'filer_cik', '1061165'],
+    ['tickers missing', 'tickers', undefined], ['ticker in a list', 'ticker', ['GOOGL']], ['weight above 1', 'weight', 1.01],
+    ['filed_at_source missing', 'filed_at_source', undefined], ['CUSIP lower case', 'cusip', '02079k305'], ['summary null', 'summary', null],
   ],
   meta: [
     ['max_page_size 0', 'max_page_size', 0], ['missing usage', 'usage', undefined], ['created_at a date only', 'snapshot.created_at', '2026-11-02'],
