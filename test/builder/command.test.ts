@@ -66,7 +66,7 @@ test('a build missing a kind the serving version has is refused and CURRENT stay
   await writeFixtureSnapshot(out, 'v1');
   const empty = await build(t, ['--from', from, '--out', out, '--as-of', '2022-12-31', '--version', 'v2']);
   assert.equal(empty.code, 1);
-  assert.match(empty.err, /no reports, insiders, whales, earnings, filings rows, which the current version v1 has \(\d+ reports, \d+ insiders/);
+  assert.match(empty.err, /no reports, insiders, whales, earnings, filings, holders rows, which the current version v1 has \(\d+ reports, \d+ insiders/);
   assert.equal(readFileSync(join(out, 'CURRENT'), 'utf8').trim(), 'v1');
   // Only a Form 4: insider rows, but no 13F, 8-K or submissions.
   copyFileSync(join(FIXTURES, 'form4-mixed.xml'), join(from, '0000320193-22-000001.xml'));
