@@ -177,13 +177,15 @@ async function layOut(kind: RowKind, m: KindMeasure, file: string, sha256: strin
   }
 
   const bytes = Buffer.allocUnsafeSlow(total);
-  if (sha256 !== undefined) await readLines(file, sha256, n, (line, number) => {
-    const row = number - 1;
-    if (line.length !== lengths[row]) throw new SnapshotError(file, 'changed while it was read', number);
-    const at = starts[row]!;
-    line.copy(bytes, at);
-    bytes[at + line.length] = 0x2c; // ','
-  });
+  if (sha256 !== undefined) {
+    await readLines(file, sha256, n, (line, number) => {
+      const row = number - 1;
+      if (line.length !== lengths[row]) throw new SnapshotError(file, 'changed while it was read', number);
+      const at = starts[row]!;
+      line.copy(bytes, at);
+      bytes[at + line.length] = 0x2c; // ','
+    });
+  }
 
   const table: RowTable = {
     bytes, starts, lengths, factsEnds: m.factsEnds.toInt32(), otherFacts: m.otherFacts, keys: m.keys.finish(),

@@ -44,8 +44,10 @@ export function computeHolderRows(periods: ReadonlyMap<string, Period[]>, lookup
         shares: h.shares, value_usd: h.value_usd, weight: h.weight,
         change_shares: h.change_shares, change_pct: h.change_pct, action: h.action,
       };
+      // Added last, so that it is the row's last member as the snapshot's facts variant wants it.
       const summary = lookups.summary?.(row, p);
-      rows.push(summary === undefined ? row : { ...row, summary });
+      if (summary !== undefined) row.summary = summary;
+      rows.push(row);
     }
   }
   return rows;

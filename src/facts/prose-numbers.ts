@@ -61,3 +61,6 @@ export function formatCount(n: number, one: string, many = `${one}s`): string {
 
 /** A number of shares as filed, with thousands separators: `3,107,623`, `35.944`. */
 export const formatShares = (n: number): string => grouped(decimalText(fromNumber(n)));
+
+/** A change in percent as a row holds it (already rounded), signed: `+50%`, `-13.12%`, `+1,250%`. */
+export const formatChangePercent = (pct: number): string => `${pct > 0 ? '+' : ''}${grouped(decimalText(fromNumber(pct)))}%`;

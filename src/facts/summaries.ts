@@ -6,7 +6,7 @@
  */
 import { ADVICE_WORDS } from '../rows/schemas.js';
 import type { EarningsRow, FilingRow, HolderRow, Holding, InsiderRow, ReportRow, WhaleRow } from '../rows/types.js';
-import { formatCount as count, formatPerShare, formatPrice, formatShare, formatShares, formatUsd } from './prose-numbers.js';
+import { formatChangePercent, formatCount as count, formatPerShare, formatPrice, formatShare, formatShares, formatUsd } from './prose-numbers.js';
 
 /** An advice word or phrase as a pattern: its words separated by any spaces, then its inflections. */
 function advicePattern(word: string): string {
@@ -119,7 +119,7 @@ function holderChange(row: HolderRow, principal: boolean): string | null {
   if (row.action === 'new') return 'The position was not in its previous report.';
   if (row.action === 'unchanged') return `The ${principal ? 'principal amount' : 'number of shares'} is the same as in its previous report.`;
   const size = formatShares(Math.abs(row.change_shares ?? 0));
-  const pct = row.change_pct === null ? '' : ` (${row.change_pct > 0 ? '+' : ''}${row.change_pct.toLocaleString('en-US', { maximumFractionDigits: 2 })}%)`;
+  const pct = row.change_pct === null ? '' : ` (${formatChangePercent(row.change_pct)})`;
   const more = row.action === 'added';
   return principal
     ? `The principal amount is ${size} ${more ? 'more' : 'less'} than in its previous report${pct}.`

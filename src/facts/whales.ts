@@ -7,7 +7,7 @@
  */
 import type { Holding, WhaleRow } from '../rows/types.js';
 import type { FiledAtSource, InfoTableEntry, ThirteenFFiling } from '../edgar/records.js';
-import { divideDecimal, fromNumber, multiplyDecimal, roundDecimal, toNumber } from './decimal.js';
+import { divideDecimal, fromNumber, multiplyDecimal, roundDecimal, toNumber, wholeQuotient } from './decimal.js';
 import { decideValueUnit, type ValueUnit } from './value-unit.js';
 import { pushTo } from './group.js';
 
@@ -40,9 +40,12 @@ export interface Period {
 
 const positionKey = (e: { cusip: string; putCall: string | null }): string => `${e.cusip}|${e.putCall ?? ''}`;
 const round = (n: number, digits: number): number => toNumber(roundDecimal(fromNumber(n), digits));
-/** `numerator × factor / denominator` rounded once from the exact quotient. */
+/** `numerator × factor / denominator` rounded once from the exact quotient (in floating point where that is exact: wholeQuotient). */
 const ratio = (numerator: number, denominator: number, digits: number, factor = 1): number =>
-  toNumber(divideDecimal(multiplyDecimal(fromNumber(numerator), fromNumber(factor)), fromNumber(denominator), digits));
+  (Number.isSafeInteger(numerator) && Number.isSafeInteger(factor) ? wholeQuotient(numerator * factor, denominator, digits) : undefined)
+    ?? toNumber(divideDecimal(multiplyDecimal(fromNumber(numerator), fromNumber(factor)), fromNumber(denominator), digits));
+/** `value_usd` as positions show it: rounded to the cent, without decimal arithmetic for the whole dollars 13F values are. */
+const usd = (n: number): number => (Number.isInteger(n) ? n : round(n, 2));
 
 /**
  * Folds a filer's filings into periods.
@@ -110,13 +113,11 @@ export function compareHolding(current: Position | undefined, previous: Position
   }
   return {
     issuer: base.issuer, cusip: base.cusip, ticker: ticker(base), title_of_class: base.titleOfClass, put_call: base.putCall,
-    shares, value_usd: round(valueUsd, 2), weight: total > 0 ? ratio(valueUsd, total, 6) : 0,
+    shares, value_usd: usd(valueUsd), weight: total > 0 ? ratio(valueUsd, total, 6) : 0,
     change_shares: change, change_pct: pct, action,
   };
 }
 
-/** `value_usd` as {@link compareHolding} gives it, without decimal arithmetic for the whole dollars 13F values are. */
-const usd = (n: number): number => (Number.isInteger(n) ? n : round(n, 2));
 
 /** Larger first, then CUSIP, then put/call: a total order, so ties fall the same way whatever the input order. */
 const byCusip = (a: Holding, b: Holding): number => (a.cusip < b.cusip ? -1 : a.cusip > b.cusip ? 1 : (a.put_call ?? '') < (b.put_call ?? '') ? -1 : (a.put_call ?? '') > (b.put_call ?? '') ? 1 : 0);
