@@ -25,7 +25,7 @@ import { BASE62, KEY_PREFIX, keyChecksum } from '../src/keys/mint.js';
 import type { EarningsRow, FilingRow, InsiderTransactionRow } from '../src/rows/types.js';
 import { makeFinancials } from './bench/synthetic-financials.js';
 import {
-  businessDays, makeCompanies, makeEarnings, makeFiling, makeInsider, makeInsiderTransactions, makeReport, makeWhale, perDay, randomInt,
+  businessDays, makeCompanies, makeEarnings, makeFiling, makeHolders, makeInsider, makeInsiderTransactions, makeReport, makeWhale, perDay, randomInt,
   seededRandom, zipfSampler, type Company, type CompanyActivity,
 } from './bench/synthetic-rows.js';
 
@@ -171,6 +171,8 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
   const insiderRandom = seededRandom(rowSeed + 505);
   const whaleRandom = seededRandom(rowSeed + 606);
   const whaleFilers = makeCompanies(seededRandom(rowSeed + 707), nWhales, 0).map((c, i) => ({ ...c, cik: String(9_000_000 + i * 7).padStart(10, '0') }));
+  const whales = sortRows('whales', whaleFilers.map((f, i) => makeWhale(whaleRandom, f, listed, through, 900_000 + i)));
+  const holders = sortRows('holders', whales.flatMap(makeHolders));
   const snapshotsDir = join(options.out, 'snapshots');
   await writeSnapshot({
     root: snapshotsDir, version, dataThrough: through, publish: options.publish ?? true,
@@ -179,11 +181,13 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
       reports: sortRows('reports', listed.map((c, i) => makeReport(reportRandom, c, activity[i]!))),
       // About 70% of listed companies had open-market insider trades in the window.
       insiders: sortRows('insiders', listed.filter(() => insiderRandom() < 0.7).map((c, i) => makeInsider(insiderRandom, c, through, i))),
-      whales: sortRows('whales', whaleFilers.map((f, i) => makeWhale(whaleRandom, f, listed, through, 900_000 + i))),
+      whales,
       earnings: earnings(),
       filings: filings(),
       'insider-transactions': transactions(),
       financials: makeFinancials(seededRandom(rowSeed + 909), companies, through, nFinancials),
+      // The whales' top holdings, one row each: about 10 a filer.
+      holders,
     },
   });
 
@@ -195,7 +199,10 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
   await writeFile(join(options.out, 'tickers.txt'), byFilings.map(([t, n]) => `${t} ${n}\n`).join(''));
   const result: GenerateResult = {
     snapshotsDir, version,
-    rows: { reports: listed.length, filings: nFilings, earnings: nEarnings, whales: nWhales, 'insider-transactions': transactionRows, financials: nFinancials },
+    rows: {
+      reports: listed.length, filings: nFilings, earnings: nEarnings, whales: nWhales, 'insider-transactions': transactionRows, financials: nFinancials,
+      holders: holders.length,
+    },
     filingsPerTicker: { max: counts[0] ?? 0, median: counts[counts.length >> 1] ?? 0, min: counts[counts.length - 1] ?? 0 },
     keysFile, keysText, seconds: (performance.now() - started) / 1000,
   };

@@ -143,6 +143,13 @@ export const ROUTES: readonly Route[] = Object.freeze([
       'each with the concept it came from. Latest period first; every period in the data, no window.',
   },
   {
+    path: `${API_PREFIX}/finance/holders`, operationId: 'listHolders', auth: true, countsAgainstLimits: true, underApi: true, params: ['limit', 'cursor'],
+    target: { kind: 'rows', rows: 'holders' }, summary: 'Institutional holders by position (13F)',
+    description: 'One row per 13F-HR filer and position of its latest period, largest value first: the security (CUSIP, and ticker where its ' +
+      'issuer resolves), the filer, shares, value, weight in the filer\'s portfolio and the move since the period before, with the figures ' +
+      'of the filer\'s whale row.',
+  },
+  {
     path: `${API_PREFIX}/openapi.json`, operationId: 'getOpenApi', auth: false, countsAgainstLimits: false, underApi: true, params: [],
     target: { kind: 'openapi' }, summary: 'This OpenAPI 3.1 document',
     description: 'The machine-readable description of the API. No key needed.',

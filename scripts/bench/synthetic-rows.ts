@@ -5,7 +5,7 @@
  * advice words (docs/api.md §6).
  */
 import type {
-  EarningsRow, FilingRow, Holding, InsiderRow, InsiderTransactionRow, NotableTrade, ReportRow, WhaleRow,
+  EarningsRow, FilingRow, HolderRow, Holding, InsiderRow, InsiderTransactionRow, NotableTrade, ReportRow, WhaleRow,
 } from '../../src/rows/types.js';
 
 /** A seeded generator of floats in [0, 1) (mulberry32: small, fast, good enough for test data). */
@@ -249,6 +249,21 @@ export function makeWhale(random: Random, filer: Company, companies: readonly Co
     n_positions: positions, value_unit: 'usd', value_unit_inferred: false, top_holdings: top, moves,
     summary: `${filer.name} reported ${positions} positions worth ${total} USD in total for the period ending 2025-03-31.`,
   };
+}
+
+/**
+ * The holder rows of a whale row: one per CUSIP of its top holdings (a draw may name a company
+ * twice; the first holding is kept), with the holding's figures, as the builder makes them.
+ */
+export function makeHolders(whale: WhaleRow): HolderRow[] {
+  const seen = new Set<string>();
+  return whale.top_holdings.filter((h) => !seen.has(h.cusip) && seen.add(h.cusip) !== undefined).map((h) => ({
+    type: 'holder', ticker: h.ticker, tickers: h.ticker === null ? [] : [h.ticker], cusip: h.cusip, issuer: h.issuer,
+    title_of_class: h.title_of_class, put_call: h.put_call, filer_cik: whale.cik, filer: whale.filer, period_of_report: whale.period_of_report,
+    filed_at: whale.filed_at, filed_at_source: 'edgar', accession_no: whale.accession_no, shares: h.shares, value_usd: h.value_usd,
+    weight: h.weight, change_shares: h.change_shares, change_pct: h.change_pct, action: h.action === 'sold_out' ? null : h.action,
+    summary: `${whale.filer} reported ${h.shares} shares of ${h.issuer} worth ${h.value_usd} USD for the period ending ${whale.period_of_report}.`,
+  }));
 }
 
 /** Latest filing per company, known from a first pass over the filing plan. */

@@ -25,10 +25,11 @@ import { issuerLookup } from '../facts/issuer-tickers.js';
 import { knownFilings } from '../facts/known-filings.js';
 import { computeReportRows } from '../facts/reports.js';
 import { resolveInputs } from './resolve.js';
-import { earningsRecap, filingSummary, insiderSummary, insiderTransactionSummary, reportSummary, whaleSummary } from '../facts/summaries.js';
+import { earningsRecap, filingSummary, holderSummary, insiderSummary, insiderTransactionSummary, reportSummary, whaleSummary } from '../facts/summaries.js';
+import { computeHolderRows } from '../facts/holders.js';
 import { peekFiles, walkAhead, walkFiles, type WalkedFile, type WalkStats } from './walk.js';
 import { windowMiss, type WindowMiss } from './window-fit.js';
-import { computeWhaleRows, foldPeriods } from '../facts/whales.js';
+import { computeWhaleRows, foldPeriods, type Position } from '../facts/whales.js';
 
 /** Options of a build; see command.ts for their command-line form. */
 export interface BuildOptions {
@@ -245,7 +246,16 @@ export function computeSnapshot(inputs: Inputs, options: ComputeOptions): Comput
   // Every position read up to the as-of date: the spellings of each CUSIP (issuer-tickers.ts).
   const issuerOf = issuerLookup(inputs.tickers, (function* () { for (const f of known.thirteenF) yield* f.entries; })());
   const periods = foldPeriods(known.thirteenF);
-  const whales = computeWhaleRows(periods, (p) => issuerOf(p)?.ticker ?? null);
+  const tickerOf = (p: Position): string | null => issuerOf(p)?.ticker ?? null;
+  const whales = computeWhaleRows(periods, tickerOf);
+  const holders = computeHolderRows(periods, {
+    ticker: tickerOf,
+    tickers: (p) => {
+      const issuerCik = issuerOf(p)?.cik;
+      return issuerCik === undefined ? [] : company(issuerCik)?.tickers ?? [];
+    },
+    summary: (row, p) => holderSummary(row, p.sharesType),
+  });
   const earnings = computeEarningsRows(known.filings, issuer, known.companyFacts);
   const ownersByAccession = new Map(known.ownership.map((f) => [f.accessionNo, f.owners]));
   const filings = computeFilingRows(known.filings, asOf, filingsDays, (cik) => ({ tickers: company(cik)?.tickers ?? [], name: company(cik)?.name || null }),
@@ -266,6 +276,7 @@ export function computeSnapshot(inputs: Inputs, options: ComputeOptions): Comput
     reports: reports.rows.map((r) => withText(r, 'summary', reportSummary(r))),
     'insider-transactions': transactions.rows.map((r) => withText(r, 'summary', insiderTransactionSummary(r))),
     financials: financials.rows.map((r) => withText(r, 'summary', financialsSummary(r))),
+    holders,
   };
   // A kind with inputs inside the as-of date and its window but no rows means a step dropped everything.
   const filingsStart = addDays(asOf, -(filingsDays - 1));
@@ -279,6 +290,7 @@ export function computeSnapshot(inputs: Inputs, options: ComputeOptions): Comput
     // Lines that lack a field EDGAR's schema requires are no rows (counted in the manifest), nor a sign of a dropped step.
     'insider-transactions': transactions.linesInWindow > Object.values(transactions.linesLeftOut).reduce((a, b) => a + b, 0),
     financials: financials.periodsPlaceable > 0,
+    holders: known.thirteenF.some((f) => f.entries.length > 0),
   };
   const empty = ROW_KINDS.filter((kind) => hadInputs[kind] && rows[kind].length === 0);
   if (empty.length > 0) throw new Error(`no ${empty.join(', ')} rows although the input had some (check --as-of ${asOf}, --window-days ${windowDays}, --filings-days ${filingsDays})`);

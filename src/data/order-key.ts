@@ -44,6 +44,7 @@ export const ORDER_KEY_PARTS: Readonly<Record<RowKind, readonly OrderPart[]>> = 
   // The line's position within its table is no field: equal keys keep file order (rows/order.ts).
   'insider-transactions': [desc('transaction_date'), desc('filed_at'), desc('accession_no'), desc('table')],
   financials: [desc('period_end'), asc('ticker'), asc('cik')],
+  holders: [desc('value_usd', 'number'), asc('filer_cik'), asc('cusip'), asc('put_call')],
 });
 
 /**

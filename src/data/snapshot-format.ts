@@ -25,17 +25,18 @@ export const VERSION_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 export const fileOfKind = (kind: RowKind): string => `${kind}.ndjson`;
 
 /**
- * Kinds added after the first snapshots were written (docs/api.md §16). A manifest written
- * before a kind existed has no file for it: such a version still loads, with no rows of that
- * kind. A manifest that names the file has it checked like every other.
+ * Row kinds added after the first versions of this format (docs/api.md §7): a manifest written
+ * before a kind existed has no entry for its file, and the kind then loads with 0 rows. A
+ * manifest that names the file is checked like any other. The kinds of the first versions
+ * (reports, insiders, whales, earnings, filings) must always be there. Every kind added later goes here.
  */
-export const ADDED_KINDS: ReadonlySet<RowKind> = new Set<RowKind>(['insider-transactions', 'financials']);
+export const ADDED_KINDS: ReadonlySet<RowKind> = new Set<RowKind>(['insider-transactions', 'financials', 'holders']);
 
 /**
- * The manifest's entry for a kind's file, or undefined where the version predates the kind
- * ({@link ADDED_KINDS}; {@link checkManifest} refuses a missing entry of any other kind).
+ * The manifest's entry for a kind's file, or undefined for a kind of {@link ADDED_KINDS} that a
+ * version built before it lacks (its rows: none). Only for manifests that passed {@link checkManifest}.
  */
-export const fileEntry = (manifest: SnapshotManifest, kind: RowKind): FileEntry | undefined => manifest.files[fileOfKind(kind)];
+export const fileEntryOf = (manifest: SnapshotManifest, kind: RowKind): FileEntry | undefined => manifest.files[fileOfKind(kind)];
 
 /** Checksum and row count of one NDJSON file. */
 export interface FileEntry {

@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { ROW_KINDS, WRITTEN_FIELD, type RowKind } from '../rows/schemas.js';
-import { fileEntry, fileOfKind, SnapshotError, type SnapshotManifest } from './snapshot-format.js';
+import { fileEntryOf, fileOfKind, SnapshotError, type SnapshotManifest } from './snapshot-format.js';
 import { readCurrentVersion, readLines, readSnapshot } from './snapshot-reader.js';
 import { FACTS_APART, FACTS_ARE_FULL, makeList, type RowList, type RowTable } from './page.js';
 import { ORDER_KEY_PARTS, OrderKeys, OrderKeyWriter } from './order-key.js';
@@ -23,7 +23,7 @@ import { IntColumn } from './int-column.js';
 /** The field each kind's lists are keyed by (docs/api.md §1: ticker, or cik on whales). */
 export const FILTER_FIELD: Readonly<Record<RowKind, 'ticker' | 'cik'>> = Object.freeze({
   reports: 'ticker', insiders: 'ticker', whales: 'cik', earnings: 'ticker', filings: 'ticker',
-  'insider-transactions': 'ticker', financials: 'ticker',
+  'insider-transactions': 'ticker', financials: 'ticker', holders: 'ticker',
 });
 
 /** An immutable, fully indexed snapshot. */
@@ -111,13 +111,12 @@ export async function loadSnapshot(root: string, version?: string): Promise<Snap
   });
 
   const lists = {} as Record<RowKind, { overview: RowList; byKey: Map<string, RowList>; empty: RowList }>;
-  for (const kind of ROW_KINDS) lists[kind] = await layOut(kind, measures[kind], join(dir, fileOfKind(kind)), fileEntry(manifest, kind)?.sha256);
+  for (const kind of ROW_KINDS) lists[kind] = await layOut(kind, measures[kind], join(dir, fileOfKind(kind)), fileEntryOf(manifest, kind)?.sha256);
 
   const tagHash = createHash('sha256').update(manifest.version);
-  // A kind the version predates adds nothing: its tags stay what they were before the kind existed.
   for (const kind of ROW_KINDS) {
-    const entry = fileEntry(manifest, kind);
-    if (entry) tagHash.update(`\n${entry.sha256}`);
+    const entry = fileEntryOf(manifest, kind);
+    if (entry !== undefined) tagHash.update(`\n${entry.sha256}`);
   }
   const rowCounts = {} as Record<RowKind, number>;
   for (const kind of ROW_KINDS) rowCounts[kind] = measures[kind].rows;
@@ -137,8 +136,8 @@ export async function loadSnapshot(root: string, version?: string): Promise<Snap
  * Lays one kind's rows out grouped by list key (groups in order of their first row, rows in
  * file order within a group), reads the file again into that layout, and builds its lists.
  *
- * @param sha256 - the file's checksum; undefined where the version predates the kind and has no
- *   file (ADDED_KINDS in snapshot-format.ts): its lists are empty.
+ * @param sha256 - the file's checksum from the manifest; undefined where the version has no file
+ *   of the kind (a kind added after it was built), whose lists are then empty.
  */
 async function layOut(kind: RowKind, m: KindMeasure, file: string, sha256: string | undefined): Promise<{ overview: RowList; byKey: Map<string, RowList>; empty: RowList }> {
   const n = m.rows;
@@ -179,13 +178,15 @@ async function layOut(kind: RowKind, m: KindMeasure, file: string, sha256: strin
   }
 
   const bytes = Buffer.allocUnsafeSlow(total);
-  if (sha256 !== undefined) await readLines(file, sha256, n, (line, number) => {
-    const row = number - 1;
-    if (line.length !== lengths[row]) throw new SnapshotError(file, 'changed while it was read', number);
-    const at = starts[row]!;
-    line.copy(bytes, at);
-    bytes[at + line.length] = 0x2c; // ','
-  });
+  if (sha256 !== undefined) {
+    await readLines(file, sha256, n, (line, number) => {
+      const row = number - 1;
+      if (line.length !== lengths[row]) throw new SnapshotError(file, 'changed while it was read', number);
+      const at = starts[row]!;
+      line.copy(bytes, at);
+      bytes[at + line.length] = 0x2c; // ','
+    });
+  }
 
   const table: RowTable = {
     bytes, starts, lengths, factsEnds: m.factsEnds.toInt32(), otherFacts: m.otherFacts, keys: m.keys.finish(),

@@ -12,7 +12,7 @@ import { ROW_KINDS, ROW_SCHEMAS, type RowKind } from '../rows/schemas.js';
 import { ROW_ORDER, ROW_ORDER_TEXT } from '../rows/order.js';
 import { compileSchema } from '../rows/schema.js';
 import {
-  CURRENT_FILE, MANIFEST_FILE, SnapshotError, VERSION_PATTERN, checkManifest, fileEntry, fileOfKind, type SnapshotManifest,
+  CURRENT_FILE, MANIFEST_FILE, SnapshotError, VERSION_PATTERN, checkManifest, fileEntryOf, fileOfKind, type SnapshotManifest,
 } from './snapshot-format.js';
 
 /**
@@ -65,8 +65,8 @@ export async function readSnapshot(dir: string, version: string, sink: RowSink):
   }
   const manifest = checkManifest(parsed, manifestFile, version);
   for (const kind of ROW_KINDS) {
-    const expected = fileEntry(manifest, kind);
-    // A version written before the kind existed has none of its rows (ADDED_KINDS).
+    const expected = fileEntryOf(manifest, kind);
+    // A kind added after this version was built: no file, no rows (ADDED_KINDS).
     if (expected === undefined) continue;
     await readRows(join(dir, fileOfKind(kind)), kind, expected.sha256, expected.rows, sink);
   }

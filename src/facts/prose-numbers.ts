@@ -24,12 +24,34 @@ function money(d: Decimal, body: (absolute: Decimal) => string): string {
 }
 
 /**
+ * `a / divisor` rounded half away from zero, for safe whole numbers `a ≥ 0` and `divisor`: exact,
+ * since the remainder and the multiple of `divisor` below `a` are exact doubles.
+ */
+function wholeDivision(a: number, divisor: number): number {
+  const rest = a % divisor;
+  return (a - rest) / divisor + (rest * 2 >= divisor ? 1 : 0);
+}
+
+/** The digits of a safe whole number as {@link decimalText} writes them, else the exact decimal's (rows hold mostly whole numbers). */
+const numberText = (n: number): string => (Number.isSafeInteger(n) ? String(n) : decimalText(fromNumber(n)));
+
+/**
  * USD for prose: `$39.36 billion`, `$504.9 million`, `$12,345`; rounded once, and moved up a
  * unit where rounding reaches it (999,960,000 is `$1.00 billion`, not `$1,000.0 million`).
+ * Whole dollars (13F values) take integer arithmetic and give the same text.
  *
  * @param usd - an amount in USD as a row holds it.
  */
 export function formatUsd(usd: number): string {
+  if (Number.isSafeInteger(usd)) {
+    const a = Math.abs(usd);
+    const hundredthsOfBillion = wholeDivision(a, 1e7);
+    const tenthsOfMillion = wholeDivision(a, 1e5);
+    const text = hundredthsOfBillion >= 100
+      ? `${grouped(String(Math.floor(hundredthsOfBillion / 100)))}.${String(hundredthsOfBillion % 100).padStart(2, '0')} billion`
+      : tenthsOfMillion >= 10 ? `${Math.floor(tenthsOfMillion / 10)}.${tenthsOfMillion % 10} million` : grouped(String(a));
+    return `${usd < 0 ? '-' : ''}$${text}`;
+  }
   return money(fromNumber(usd), (a) => {
     const billions = fixedText(shifted(a, 9), 2);
     if (Number(billions) >= 1) return `${grouped(billions)} billion`;
@@ -51,6 +73,13 @@ export function formatPerShare(usd: number): string {
 
 /** A share 0–1 as a percentage with one decimal, rounded once: 0.736661 → `73.7%`. */
 export function formatShare(weight: number): string {
+  // A weight of at most 6 decimals (as rows hold them) is its millionths exactly: no other decimal of
+  // 6 places or fewer is within an ulp of it, so it prints as that decimal.
+  const millionths = Math.round(weight * 1e6);
+  if (weight >= 0 && Number.isSafeInteger(millionths) && millionths / 1e6 === weight) {
+    const tenthsOfPercent = wholeDivision(millionths, 1000);
+    return `${Math.floor(tenthsOfPercent / 10)}.${tenthsOfPercent % 10}%`;
+  }
   return `${fixedText(roundDecimal(multiplyDecimal(fromNumber(weight), fromNumber(100)), 1), 1)}%`;
 }
 
@@ -60,4 +89,7 @@ export function formatCount(n: number, one: string, many = `${one}s`): string {
 }
 
 /** A number of shares as filed, with thousands separators: `3,107,623`, `35.944`. */
-export const formatShares = (n: number): string => grouped(decimalText(fromNumber(n)));
+export const formatShares = (n: number): string => grouped(numberText(n));
+
+/** A change in percent as a row holds it (already rounded), signed: `+50%`, `-13.12%`, `+1,250%`. */
+export const formatChangePercent = (pct: number): string => `${pct > 0 ? '+' : ''}${grouped(numberText(pct))}%`;

@@ -1,13 +1,13 @@
 /**
- * The written fields (docs/api.md §6): `summary` on insider, insider-transaction, whale, filing and report rows and
+ * The written fields (docs/api.md §6): `summary` on insider, insider-transaction, whale, holder, filing and report rows and
  * `recap` on earnings rows, made from templates over the row's own figures. They state facts
  * only: no advice words (ADVICE_WORDS, matched case-insensitively as whole words; a sentence that would
  * contain one, say through a company name, is dropped) and no judging adjectives.
  */
 import { ADVICE_WORDS } from '../rows/schemas.js';
-import type { EarningsRow, FilingRow, Holding, InsiderRow, InsiderTransactionRow, ReportRow, WhaleRow } from '../rows/types.js';
+import type { EarningsRow, FilingRow, HolderRow, Holding, InsiderRow, InsiderTransactionRow, ReportRow, WhaleRow } from '../rows/types.js';
 import { transactionInWords } from './transaction-codes.js';
-import { formatCount as count, formatPerShare, formatPrice, formatShare, formatShares, formatUsd } from './prose-numbers.js';
+import { formatChangePercent, formatCount as count, formatPerShare, formatPrice, formatShare, formatShares, formatUsd } from './prose-numbers.js';
 
 /** An advice word or phrase as a pattern: its words separated by any spaces, then its inflections. */
 function advicePattern(word: string): string {
@@ -121,6 +121,37 @@ export function whaleSummary(row: WhaleRow): string | undefined {
       `${changes.reduced.toLocaleString('en-US')} reduced, ${changes.unchanged.toLocaleString('en-US')} unchanged and ${changes.sold_out.toLocaleString('en-US')} sold out.` : null,
     row.value_unit === 'thousands' ? 'The filing reported values in thousands of USD; they are shown here in USD.' : null,
   ]);
+}
+
+/**
+ * Summary of a holder row. `shares` is a number of shares, or for a `PRN` line of the information
+ * table a principal amount (Form 13F General Instructions, Column 5), which the row does not say:
+ * the caller tells.
+ *
+ * @param sharesType - the information table's `sshPrnamtType`: `SH` or `PRN`.
+ */
+export function holderSummary(row: HolderRow, sharesType: string): string | undefined {
+  const principal = sharesType === 'PRN';
+  const amount = principal ? `a principal amount of ${formatShares(row.shares)}` : `${formatShares(row.shares)} ${row.shares === 1 ? 'share' : 'shares'}`;
+  const security = `${amount} of ${row.issuer}${row.ticker ? ` (${row.ticker})` : ''}`;
+  return joinSentences([
+    `${row.filer} reported ${row.put_call ? `${row.put_call.toLowerCase()} options on ${security}` : security} worth ${formatUsd(row.value_usd)} ` +
+      `on Form 13F for the period ending ${row.period_of_report}, ${dated(row)}: ${formatShare(row.weight)} of its reported value.`,
+    holderChange(row, principal),
+  ]);
+}
+
+/** A holder row's move since the filer's previous report in words; null with no previous report. */
+function holderChange(row: HolderRow, principal: boolean): string | null {
+  if (row.action === null) return null;
+  if (row.action === 'new') return 'The position was not in its previous report.';
+  if (row.action === 'unchanged') return `The ${principal ? 'principal amount' : 'number of shares'} is the same as in its previous report.`;
+  const size = formatShares(Math.abs(row.change_shares ?? 0));
+  const pct = row.change_pct === null ? '' : ` (${formatChangePercent(row.change_pct)})`;
+  const more = row.action === 'added';
+  return principal
+    ? `The principal amount is ${size} ${more ? 'more' : 'less'} than in its previous report${pct}.`
+    : `That is ${size} ${more ? 'more' : 'fewer'} shares than in its previous report${pct}.`;
 }
 
 /** Recap of an earnings row. */

@@ -7,7 +7,7 @@
  */
 import type { Holding, WhaleRow } from '../rows/types.js';
 import type { FiledAtSource, InfoTableEntry, ThirteenFFiling } from '../edgar/records.js';
-import { divideDecimal, fromNumber, multiplyDecimal, roundDecimal, toNumber } from './decimal.js';
+import { divideDecimal, fromNumber, multiplyDecimal, roundDecimal, toNumber, wholeQuotient } from './decimal.js';
 import { decideValueUnit, type ValueUnit } from './value-unit.js';
 import { pushTo } from './group.js';
 
@@ -40,9 +40,12 @@ export interface Period {
 
 const positionKey = (e: { cusip: string; putCall: string | null }): string => `${e.cusip}|${e.putCall ?? ''}`;
 const round = (n: number, digits: number): number => toNumber(roundDecimal(fromNumber(n), digits));
-/** `numerator × factor / denominator` rounded once from the exact quotient. */
+/** `numerator × factor / denominator` rounded once from the exact quotient (in floating point where that is exact: wholeQuotient). */
 const ratio = (numerator: number, denominator: number, digits: number, factor = 1): number =>
-  toNumber(divideDecimal(multiplyDecimal(fromNumber(numerator), fromNumber(factor)), fromNumber(denominator), digits));
+  (Number.isSafeInteger(numerator) && Number.isSafeInteger(factor) ? wholeQuotient(numerator * factor, denominator, digits) : undefined)
+    ?? toNumber(divideDecimal(multiplyDecimal(fromNumber(numerator), fromNumber(factor)), fromNumber(denominator), digits));
+/** `value_usd` as positions show it: rounded to the cent, without decimal arithmetic for the whole dollars 13F values are. */
+const usd = (n: number): number => (Number.isInteger(n) ? n : round(n, 2));
 
 /**
  * Folds a filer's filings into periods.
@@ -110,13 +113,11 @@ export function compareHolding(current: Position | undefined, previous: Position
   }
   return {
     issuer: base.issuer, cusip: base.cusip, ticker: ticker(base), title_of_class: base.titleOfClass, put_call: base.putCall,
-    shares, value_usd: round(valueUsd, 2), weight: total > 0 ? ratio(valueUsd, total, 6) : 0,
+    shares, value_usd: usd(valueUsd), weight: total > 0 ? ratio(valueUsd, total, 6) : 0,
     change_shares: change, change_pct: pct, action,
   };
 }
 
-/** `value_usd` as {@link compareHolding} gives it, without decimal arithmetic for the whole dollars 13F values are. */
-const usd = (n: number): number => (Number.isInteger(n) ? n : round(n, 2));
 
 /** Larger first, then CUSIP, then put/call: a total order, so ties fall the same way whatever the input order. */
 const byCusip = (a: Holding, b: Holding): number => (a.cusip < b.cusip ? -1 : a.cusip > b.cusip ? 1 : (a.put_call ?? '') < (b.put_call ?? '') ? -1 : (a.put_call ?? '') > (b.put_call ?? '') ? 1 : 0);
@@ -132,6 +133,37 @@ function candidates<T>(items: readonly T[], n: number, key: (item: T) => number)
   return items.filter((_, i) => keys[i]! >= threshold);
 }
 
+/** A filer's latest period as its rows show it: whale rows and holder rows (docs/api.md §6, §16) both read it. */
+export interface LatestPeriod {
+  latest: Period;
+  /** The period before it, or null where the filer has one period. */
+  previous: Period | null;
+  /** The latest period's positions, in the order read. */
+  held: Position[];
+  /** Their value in USD, unrounded: the base of every weight. */
+  total: number;
+  /** A position of the latest period with its figures (weight, change since the previous period). */
+  holding: (p: Position) => Holding;
+}
+
+/**
+ * A filer's latest period and the one before, with the one computation of a held position's
+ * figures, so that a position has the same figures in the whale row and in its holder row.
+ *
+ * @param list - the filer's periods from {@link foldPeriods}, oldest first (at least one).
+ * @param ticker - CUSIP-to-ticker lookup, null where not confident.
+ */
+export function latestPeriodOf(list: readonly Period[], ticker: (p: Position) => string | null): LatestPeriod {
+  const latest = list[list.length - 1]!;
+  const previous = list.length > 1 ? list[list.length - 2]! : null;
+  const held = [...latest.positions.values()];
+  const total = held.reduce((s, p) => s + p.valueUsd, 0);
+  return {
+    latest, previous, held, total,
+    holding: (p) => compareHolding(p, previous?.positions.get(p.key), previous !== null, total, ticker),
+  };
+}
+
 /**
  * Computes one whale row per filer from its latest period. Exact figures (weights, changes in
  * percent) are computed only for the positions a row shows: a filer may hold thousands.
@@ -142,12 +174,8 @@ function candidates<T>(items: readonly T[], n: number, key: (item: T) => number)
 export function computeWhaleRows(periods: Map<string, Period[]>, ticker: (p: Position) => string | null): WhaleRow[] {
   const rows: WhaleRow[] = [];
   for (const list of periods.values()) {
-    const latest = list[list.length - 1]!;
-    const previous = list.length > 1 ? list[list.length - 2]! : null;
-    const held = [...latest.positions.values()];
-    const total = held.reduce((s, p) => s + p.valueUsd, 0);
+    const { latest, previous, held, total, holding } = latestPeriodOf(list, ticker);
     const soldOut = previous ? [...previous.positions.values()].filter((p) => !latest.positions.has(p.key)) : [];
-    const holding = (p: Position): Holding => compareHolding(p, previous?.positions.get(p.key), previous !== null, total, ticker);
     const topHoldings = candidates(held, 10, (p) => usd(p.valueUsd)).map(holding)
       .sort((a, b) => b.value_usd - a.value_usd || byCusip(a, b)).slice(0, 10);
     // docs/api.md §6: the largest absolute value changes, so a position held at the same share

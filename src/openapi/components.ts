@@ -21,6 +21,7 @@ export const ROW_SCHEMA_NAMES: Readonly<Record<RowKind, string>> = Object.freeze
   filings: 'FilingRow',
   'insider-transactions': 'InsiderTransactionRow',
   financials: 'FinancialsRow',
+  holders: 'HolderRow',
 });
 
 /** Name of the component schema of each row route's 200 body. */
@@ -32,6 +33,7 @@ export const LIST_SCHEMA_NAMES: Readonly<Record<RowKind, string>> = Object.freez
   filings: 'FilingList',
   'insider-transactions': 'InsiderTransactionList',
   financials: 'FinancialsList',
+  holders: 'HolderList',
 });
 
 /** Names of the other component schemas. */

@@ -66,6 +66,8 @@ export const ROW_ORDER: Readonly<Record<RowKind, RowComparator>> = Object.freeze
   'insider-transactions': chain(strDescNullLast('transaction_date'), strDescNullLast('filed_at'), strDescNullLast('accession_no'), strDescNullLast('table')),
   // period_end descending, then ticker (companies without one last), then cik.
   financials: chain(strDescNullLast('period_end'), strAsc('ticker'), strAsc('cik')),
+  // value_usd descending, then filer_cik; then cusip and put_call, so that no two rows tie.
+  holders: chain(numDesc('value_usd'), strAsc('filer_cik'), strAsc('cusip'), strAsc('put_call')),
 });
 
 /** Human-readable statement of each order, for the OpenAPI document and docs/api.md. */
@@ -77,4 +79,5 @@ export const ROW_ORDER_TEXT: Readonly<Record<RowKind, string>> = Object.freeze({
   reports: 'latest_filing_at descending (companies without filings last), then ticker ascending',
   'insider-transactions': 'transaction_date descending, then filed_at descending, then accession_no descending, then the line\'s position in the form ascending (Table I before Table II)',
   financials: 'period_end descending, then ticker ascending (companies without a ticker last), then cik ascending',
+  holders: 'value_usd descending, then filer_cik ascending, then cusip ascending, then put_call ascending (the security itself last)',
 });

@@ -125,7 +125,11 @@ const latestFiling = nullable(obj({
   url: str('primary document on EDGAR'),
 }, [], 'latest filing of this form'));
 
-const holding = obj({
+/**
+ * The fields of one 13F position as whale rows' `top_holdings` and holder rows give them: one
+ * definition, so that the two kinds describe and check the same figures alike (docs/api.md §16).
+ */
+const positionFields = {
   issuer: str('name of issuer as filed'),
   cusip: str('CUSIP as filed', { pattern: '^[0-9A-Z]{9}$' }),
   ticker: nullable(ticker('ticker where the CUSIP maps to one with confidence, else null')),
@@ -137,7 +141,9 @@ const holding = obj({
   change_shares: nullable(num('shares now minus shares in the previous period')),
   change_pct: nullable(num('change_shares as a percentage of the previous shares; null where there were none')),
   action: oneOf(['new', 'added', 'reduced', 'unchanged', 'sold_out', null], 'move since the previous period; null with no previous period'),
-}, [], 'one position of the information table');
+};
+
+const holding = obj(positionFields, [], 'one position of the information table');
 
 /** Whale row: one 13F-HR filer's latest period. */
 export const WHALE_ROW = obj({
@@ -306,6 +312,37 @@ export const FINANCIALS_ROW = obj({
 }, ['summary'], 'one fiscal period of one company that a 10-K, 10-Q or an amendment reported in XBRL, from the company facts filed by the snapshot\'s as-of date; ' +
   'every period in the data is a row (no window). A Q4 row exists only where a filing states the three-month fourth quarter itself; it is never derived from the year and the other quarters');
 
+/**
+ * Holder row (docs/api.md §16): one position of one 13F filer's latest period, with the figures
+ * the filer's whale row gives the same position in `top_holdings`.
+ */
+export const HOLDER_ROW = obj({
+  type: literal('holder'),
+  ticker: positionFields.ticker,
+  tickers: arr(ticker(), 'every ticker of the company that issued the security (the ticker files and its submissions JSON), primary first; ' +
+    '[] where the CUSIP\'s issuer is not resolved to one company. `ticker` is the one of the class held, where it is certain. The row is ' +
+    'found by any of them, and by its cusip'),
+  cusip: positionFields.cusip,
+  issuer: positionFields.issuer,
+  title_of_class: positionFields.title_of_class,
+  put_call: positionFields.put_call,
+  filer_cik: cik('CIK of the 13F filer (the institutional investment manager)'),
+  filer: str('filing manager name'),
+  period_of_report: date('calendar quarter end the report covers: the filer\'s latest period'),
+  filed_at: date('filing date of the latest report for the period; its signature date where no input gives the filing date (see filed_at_source)'),
+  filed_at_source: filedAtSource,
+  accession_no: accessionNo('accession number of the latest report for the period (a new-holdings amendment adds to the report before it)'),
+  shares: positionFields.shares,
+  value_usd: positionFields.value_usd,
+  weight: positionFields.weight,
+  change_shares: positionFields.change_shares,
+  change_pct: positionFields.change_pct,
+  action: oneOf(['new', 'added', 'reduced', 'unchanged', null], 'move since the previous period; null with no previous period. ' +
+    'A position sold out is in no latest period, so it has no holder row (the whale row lists it in moves)'),
+  summary,
+}, ['summary'], 'one position (CUSIP plus put/call, rows of several managers or discretion types summed) of one 13F-HR filer\'s latest ' +
+  'period filed by the snapshot\'s as-of date; the same figures as the filer\'s whale row gives the position');
+
 /** Meta row: the calling key's plan, limits and usage (not stored in snapshots). */
 export const META_ROW = obj({
   type: literal('meta'),
@@ -328,7 +365,7 @@ export const META_ROW = obj({
  * version goes at the end (cursors and ETags carry a kind's index here) and into `ADDED_KINDS`
  * (data/snapshot-format.ts), so that versions built before it still load.
  */
-export const ROW_KINDS = ['reports', 'insiders', 'whales', 'earnings', 'filings', 'insider-transactions', 'financials'] as const;
+export const ROW_KINDS = ['reports', 'insiders', 'whales', 'earnings', 'filings', 'insider-transactions', 'financials', 'holders'] as const;
 /** A row kind stored in a snapshot: also the name of its file and its endpoint. */
 export type RowKind = (typeof ROW_KINDS)[number];
 
@@ -341,6 +378,7 @@ export const ROW_SCHEMAS: Readonly<Record<RowKind, Schema>> = Object.freeze({
   filings: FILING_ROW,
   'insider-transactions': INSIDER_TRANSACTION_ROW,
   financials: FINANCIALS_ROW,
+  holders: HOLDER_ROW,
 });
 
 /** The written field of each kind (docs/api.md §6): `recap` on earnings, `summary` elsewhere. */
@@ -352,6 +390,7 @@ export const WRITTEN_FIELD: Readonly<Record<RowKind, 'summary' | 'recap'>> = Obj
   filings: 'summary',
   'insider-transactions': 'summary',
   financials: 'summary',
+  holders: 'summary',
 });
 
 /** Words that no written field may contain (docs/api.md §6). Matched case-insensitively as whole words with their inflections (summaries.ts). */

@@ -5,7 +5,7 @@
  * 10-digit strings.
  */
 import type { Static } from './schema.js';
-import type { EARNINGS_ROW, FILING_ROW, FINANCIALS_ROW, INSIDER_ROW, INSIDER_TRANSACTION_ROW, META_ROW, REPORT_ROW, WHALE_ROW } from './schemas.js';
+import type { EARNINGS_ROW, FILING_ROW, FINANCIALS_ROW, HOLDER_ROW, INSIDER_ROW, INSIDER_TRANSACTION_ROW, META_ROW, REPORT_ROW, WHALE_ROW } from './schemas.js';
 
 /** A date `YYYY-MM-DD`. */
 export type IsoDate = string;
@@ -37,6 +37,12 @@ export type WhaleRow = Static<typeof WHALE_ROW>;
 
 /** One position in a whale row's `top_holdings` or `moves`. Fields: `WHALE_ROW.top_holdings` in `schemas.ts`. */
 export type Holding = WhaleRow['top_holdings'][number];
+
+/**
+ * Holder row: one position of one 13F-HR filer's latest period, with the figures its whale row
+ * gives the same position. Fields and their documentation: `HOLDER_ROW` in `schemas.ts`.
+ */
+export type HolderRow = Static<typeof HOLDER_ROW>;
 
 /**
  * Where a row's `filed_at` came from: `edgar`, one of EDGAR's own records of the filing, or
@@ -78,7 +84,7 @@ export type FinancialValues = FinancialsRow['values'];
 export type MetaRow = Static<typeof META_ROW>;
 
 /** Any row stored in a snapshot. */
-export type StoredRow = InsiderRow | WhaleRow | EarningsRow | FilingRow | ReportRow | InsiderTransactionRow | FinancialsRow;
+export type StoredRow = InsiderRow | WhaleRow | EarningsRow | FilingRow | ReportRow | InsiderTransactionRow | FinancialsRow | HolderRow;
 
 /** Rows of each stored kind. */
 export interface RowsByKind {
@@ -89,4 +95,5 @@ export interface RowsByKind {
   filings: FilingRow;
   'insider-transactions': InsiderTransactionRow;
   financials: FinancialsRow;
+  holders: HolderRow;
 }

@@ -106,7 +106,7 @@ test(skip ? `insider data set equals XML (${skip})` : 'an Insider Transactions D
   const [xmlRows, flagRows, plainRows] = [withoutSource(fromXml.rows, false), withoutSource(withFlag.rows, true), withoutSource(withoutFlag.rows, true)];
   for (const kind of ROW_KINDS) {
     // No 13F, 8-K or company facts among these inputs.
-    assert.ok(fromXml.rows[kind].length > 0 || kind === 'whales' || kind === 'earnings' || kind === 'financials', `${kind} rows`);
+    assert.ok(fromXml.rows[kind].length > 0 || kind === 'whales' || kind === 'holders' || kind === 'earnings' || kind === 'financials', `${kind} rows`);
     assert.deepEqual(flagRows[kind], xmlRows[kind], `${kind}: with AFF10B5ONE, every field equal`);
   }
   // Without the column the data set cannot say whether a trade was under a 10b5-1 plan: null, the rest equal.
@@ -137,7 +137,7 @@ test(skip ? `zipped insider data set (${skip})` : 'a zipped data set gives what 
   assert.ok(fromZip.rows.insiders.length === 4);
 });
 
-test(skip ? `13F data set equals XML (${skip})` : 'a Form 13F Data Set gives the same whale rows as the same filings\' cover page and information table XML', { skip }, async (t) => {
+test(skip ? `13F data set equals XML (${skip})` : 'a Form 13F Data Set gives the same whale and holder rows as the same filings\' cover page and information table XML', { skip }, async (t) => {
   const dir = await workspace(t);
   const xml = join(dir, 'xml');
   for (const accession of ['0001045810-24-000021', '0001045810-24-000108']) await cp(join(SEC_DATA, '13f/nvda', accession), join(xml, accession), { recursive: true });
@@ -149,6 +149,8 @@ test(skip ? `13F data set equals XML (${skip})` : 'a Form 13F Data Set gives the
   const undated = ({ filed_at_source: _, summary: __, ...row }: Record<string, any>): Record<string, any> => row;
   assert.deepEqual([fromXml.rows.whales[0]!.filed_at_source, fromDataSet.rows.whales[0]!.filed_at_source], ['signature_date', 'edgar']);
   assert.deepEqual(fromDataSet.rows.whales.map(undated), fromXml.rows.whales.map(undated));
+  assert.equal(fromDataSet.rows.holders.length, 4, 'NVIDIA\'s four positions of 2024-03-31');
+  assert.deepEqual(fromDataSet.rows.holders.map(undated), fromXml.rows.holders.map(undated));
   // NVIDIA's 2024-03-31 report: tableValueTotal 332,688,337; TuSimple's 3,465,372 shares sold out.
   assert.equal(fromDataSet.rows.whales[0]!.total_value_usd, 332688337);
   assert.equal(fromDataSet.rows.whales[0]!.moves.find((m: { action: string }) => m.action === 'sold_out')?.change_shares, -3465372);

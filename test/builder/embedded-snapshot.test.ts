@@ -21,7 +21,7 @@ const SNAPSHOTS = join(PACKAGE_ROOT, 'snapshots');
 /** Every row of the embedded snapshot by kind, and its manifest. */
 async function embedded(): Promise<{ rows: Record<RowKind, any[]>; manifest: any }> {
   const version = await readCurrentVersion(SNAPSHOTS);
-  const rows = { reports: [], insiders: [], whales: [], earnings: [], filings: [], 'insider-transactions': [], financials: [] } as Record<RowKind, any[]>;
+  const rows = { reports: [], insiders: [], whales: [], earnings: [], filings: [], 'insider-transactions': [], financials: [], holders: [] } as Record<RowKind, any[]>;
   const manifest = await readSnapshot(join(SNAPSHOTS, version), version, (kind, row) => { rows[kind].push(row); });
   return { rows, manifest };
 }

@@ -10,29 +10,11 @@ import { TickerMap, parseTickerFile } from '../../src/edgar/company/ticker-files
 import { listen } from '../../src/server.js';
 import { HAND_CHECKED_13F_TICKERS } from '../fixtures/thirteenf-tickers.js';
 import { AS_OF_2022, rawFiles, rawJson, rawText, realBuild, secDataSkip as skip } from '../helpers/real-build.js';
+import { raw13fFilings } from '../helpers/raw-thirteenf.js';
+import { rawTickers } from '../helpers/raw-tickers.js';
 
 const EVERYTHING = Object.freeze({ asOf: '2026-12-31', windowDays: 730, filingsDays: 20_000 });
 const SIGNAL_DEMO_KEY = 'eqf_TGMBlooxG3NRmHZxrwbVrQdZddQ55rhT0BewZu';
-
-/** A ticker in EDGAR's form, as the test reads it: upper case, `.` and `/` as `-`. */
-const edgarTicker = (t: string): string => t.toUpperCase().replace(/[./]/g, '-');
-
-/** Every ticker of a CIK: its submissions JSON's list first, then company_tickers.json and the exchange file, in file order. */
-function rawTickers(): (cik: string) => string[] {
-  const byCik = new Map<string, string[]>();
-  const add = (cik: string, ticker: string): void => {
-    const list = byCik.get(cik) ?? [];
-    if (!list.includes(edgarTicker(ticker))) list.push(edgarTicker(ticker));
-    byCik.set(cik, list);
-  };
-  for (const path of rawFiles('submissions').filter((p) => /CIK\d{10}\.json$/.test(p))) {
-    const json = rawJson(path);
-    for (const t of json.tickers ?? []) add(String(json.cik).padStart(10, '0'), t);
-  }
-  for (const entry of Object.values(rawJson('tickers/company_tickers.json')) as { cik_str: number; ticker: string }[]) add(String(entry.cik_str).padStart(10, '0'), entry.ticker);
-  for (const [cik, , ticker] of rawJson('tickers/company_tickers_exchange.json').data as [number, string, string][]) add(String(cik).padStart(10, '0'), ticker);
-  return (cik) => byCik.get(cik) ?? [];
-}
 
 /** The ticker files of the test set, as the builder reads them. */
 function tickerMapOfRawFiles(): TickerMap {
@@ -187,35 +169,6 @@ test(skip ? `report profiles (${skip})` : 'report profile fields come from the s
   // CrowdStrike, Borqs), which no header or submissions JSON among the inputs describes.
   assert.deepEqual(withoutSic.sort(), ['AMD', 'BRQSF', 'CRWD', 'GOOGL', 'INTC', 'MU', 'SMEGF', 'SNOW'], 'only companies for which no input gives a SIC code');
 });
-
-/** Information table rows of a raw file, read with the test's own regular expressions. */
-function rawInfoTable(text: string): { issuer: string; titleOfClass: string; cusip: string; value: number; shares: number; sharesType: string; putCall: string | null }[] {
-  return [...text.matchAll(/<(?:\w+:)?infoTable>([\s\S]*?)<\/(?:\w+:)?infoTable>/g)].map(([, b]) => {
-    const tag = (name: string): string | null => new RegExp(`<(?:\\w+:)?${name}>\\s*([^<]*?)\\s*</`).exec(b!)?.[1] ?? null;
-    return {
-      issuer: tag('nameOfIssuer')!, titleOfClass: tag('titleOfClass')!, cusip: tag('cusip')!.toUpperCase(), value: Number(tag('value')),
-      shares: Number(tag('sshPrnamt')), sharesType: tag('sshPrnamtType') ?? 'SH', putCall: tag('putCall'),
-    };
-  });
-}
-
-/** 13F filings the builder can place (an accession number in the file or folder name), with their raw rows. */
-function raw13fFilings(): { accession: string; filer: string; period: string; rows: ReturnType<typeof rawInfoTable> }[] {
-  const out = new Map<string, { accession: string; filer: string; period: string; rows: ReturnType<typeof rawInfoTable> }>();
-  for (const path of rawFiles('13f')) {
-    const accession = /(\d{10}-\d{2}-\d{6})/.exec(path)?.[1];
-    if (!accession || !/\.(xml|txt|nc)$/.test(path)) continue;
-    const text = rawText(path);
-    const entry = out.get(accession) ?? { accession, filer: '', period: '', rows: [] };
-    const filer = /<filer>\s*<credentials>\s*<cik>(\d+)/.exec(text)?.[1];
-    if (filer) entry.filer = filer.padStart(10, '0');
-    const period = /<reportCalendarOrQuarter>(\d\d)-(\d\d)-(\d{4})/.exec(text);
-    if (period) entry.period = `${period[3]}-${period[1]}-${period[2]}`;
-    if (entry.rows.length === 0) entry.rows = rawInfoTable(text);
-    out.set(accession, entry);
-  }
-  return [...out.values()];
-}
 
 test(skip ? `13F tickers (${skip})` : 'every 13F ticker the builder gives is the one checked by hand, and the manifest reports the share', { skip }, async () => {
   const { rows, manifest } = await realBuild(EVERYTHING);

@@ -18,6 +18,8 @@ const number = fc.oneof(fc.constantFrom(0, -0, 1, -1, 5_000_000, -5_000_000, 0.1
 const row = fc.record({
   filed_at: date, accepted_at: dateTime, latest_filing_at: date, accession_no: accession, ticker, cik: fc.constantFrom('0000320193', '0001067983'),
   net_usd: number, total_value_usd: number.map(Math.abs),
+  value_usd: number.map(Math.abs), filer_cik: fc.constantFrom('0001061165', '0001517137'), cusip: fc.constantFrom('02079K305', '02079K107', 'N07059210'),
+  put_call: fc.constantFrom('Put', 'Call', null),
 });
 
 test('for every kind, the byte order of two rows\' keys is the order ROW_ORDER gives them', () => {

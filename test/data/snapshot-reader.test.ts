@@ -41,7 +41,7 @@ test('a valid snapshot loads with its row counts', async (t) => {
   const root = await fixture(t);
   const snapshot = await loadSnapshot(root);
   assert.equal(snapshot.version, 'v1');
-  assert.deepEqual(snapshot.rowCounts, { reports: 3, insiders: 3, whales: 2, earnings: 3, filings: 27, 'insider-transactions': 9, financials: 7 });
+  assert.deepEqual(snapshot.rowCounts, { reports: 3, insiders: 3, whales: 2, earnings: 3, filings: 27, 'insider-transactions': 9, financials: 7, holders: 4 });
 });
 
 /** Makes v1 look like a version written before a kind existed: its file and manifest entry gone. */
@@ -58,9 +58,10 @@ test('a version written before the added kinds existed (no file, no manifest ent
   const whole = await loadSnapshot(root);
   await withoutKindFile(root, 'financials.ndjson');
   await withoutKindFile(root, 'insider-transactions.ndjson');
+  await withoutKindFile(root, 'holders.ndjson');
   const old = await loadSnapshot(root);
-  assert.deepEqual(old.rowCounts, { reports: 3, insiders: 3, whales: 2, earnings: 3, filings: 27, 'insider-transactions': 0, financials: 0 });
-  for (const kind of ['financials', 'insider-transactions'] as const) {
+  assert.deepEqual(old.rowCounts, { reports: 3, insiders: 3, whales: 2, earnings: 3, filings: 27, 'insider-transactions': 0, financials: 0, holders: 0 });
+  for (const kind of ['financials', 'insider-transactions', 'holders'] as const) {
     assert.equal(old.list(kind, null).length, 0);
     assert.equal(old.list(kind, 'AAPL').length, 0);
   }

@@ -7,6 +7,8 @@ import { applyAmendments, computeInsiderRows } from '../../src/facts/insiders.js
 import type { InfoTableEntry, OwnershipFiling, OwnershipTransaction, ThirteenFFiling } from '../../src/edgar/records.js';
 import { decideValueUnit } from '../../src/facts/value-unit.js';
 import { computeWhaleRows, foldPeriods } from '../../src/facts/whales.js';
+import { computeHolderRows } from '../../src/facts/holders.js';
+import { containsAdviceWord, holderSummary } from '../../src/facts/summaries.js';
 
 const owner = (cik: string) => ({ cik, name: `Owner ${cik}`, isDirector: true, isOfficer: false, isTenPercentOwner: false, isOther: false, officerTitle: null });
 const form4 = (accessionNo: string, ownerCik: string, transactions: OwnershipTransaction[], extra: Partial<OwnershipFiling> = {}): OwnershipFiling => ({
@@ -89,6 +91,36 @@ test('positions are new, added, reduced, unchanged or sold out against the previ
   assert.equal(unchanged?.action, 'unchanged', 'same shares, value 10,000 → 12,000: a value move');
   assert.deepEqual(row!.moves.map((m) => m.cusip).slice(0, 3), ['DDDDDDDD4', 'AAAAAAAA1', 'BBBBBBBB2'], 'largest absolute value change first (10,000, then 5,000 twice, tie by CUSIP)');
   assert.equal(row!.previous_period, '2024-03-31');
+});
+
+test('holder rows: one per held position with the whale row\'s figures, none for a position sold out, summaries in words', () => {
+  const q1 = thirteenF('2024-03-31', '2024-05-10', [entry('AAAAAAAA1', 100, 10_000), entry('DDDDDDDD4', 100, 10_000), entry('BBBBBBBB2', 100, 10_000)]);
+  const q2 = thirteenF('2024-06-30', '2024-08-10', [entry('AAAAAAAA1', 150, 15_000), entry('AAAAAAAA1', 10, 500, 'Put'), entry('BBBBBBBB2', 50, 5_000),
+    { ...entry('CCCCCCCC3', 1_000_000, 90_000), sharesType: 'PRN', titleOfClass: 'NOTE 1.5% 2030' }]);
+  const periods = foldPeriods([q1, q2]);
+  const ticker = (p: { cusip: string }): string | null => (p.cusip === 'AAAAAAAA1' ? 'AAA' : null);
+  const [whale] = computeWhaleRows(periods, ticker);
+  const rows = computeHolderRows(periods, {
+    ticker, tickers: (p) => (p.cusip === 'AAAAAAAA1' ? ['AAA', 'AAA-B'] : []), summary: (row, p) => holderSummary(row, p.sharesType),
+  });
+  assert.deepEqual(rows.map((r) => `${r.cusip}${r.put_call ?? ''}`).sort(), ['AAAAAAAA1', 'AAAAAAAA1Put', 'BBBBBBBB2', 'CCCCCCCC3'], 'DDDDDDDD4 was sold out');
+  for (const h of whale!.top_holdings) {
+    const row = rows.find((r) => r.cusip === h.cusip && r.put_call === h.put_call)!;
+    const { issuer, cusip, ticker: t, title_of_class, put_call, shares, value_usd, weight, change_shares, change_pct, action } = row;
+    assert.deepEqual({ issuer, cusip, ticker: t, title_of_class, put_call, shares, value_usd, weight, change_shares, change_pct, action }, h);
+  }
+  const byKey = new Map(rows.map((r) => [`${r.cusip}${r.put_call ?? ''}`, r]));
+  assert.deepEqual(byKey.get('AAAAAAAA1')!.tickers, ['AAA', 'AAA-B']);
+  assert.deepEqual([byKey.get('CCCCCCCC3')!.ticker, byKey.get('CCCCCCCC3')!.tickers], [null, []]);
+  assert.equal(byKey.get('AAAAAAAA1')!.summary, 'Example Capital reported 150 shares of ISSUER AAAAAAAA1 (AAA) worth $15,000 on Form 13F for the period ending ' +
+    '2024-06-30, filed 2024-08-10: 13.6% of its reported value. That is 50 more shares than in its previous report (+50%).');
+  assert.match(byKey.get('AAAAAAAA1Put')!.summary!, /reported put options on 10 shares of ISSUER AAAAAAAA1 \(AAA\) worth \$500 .* The position was not in its previous report\.$/);
+  assert.match(byKey.get('BBBBBBBB2')!.summary!, /That is 50 fewer shares than in its previous report \(-50%\)\.$/);
+  assert.match(byKey.get('CCCCCCCC3')!.summary!, /reported a principal amount of 1,000,000 of ISSUER CCCCCCCC3 worth \$90,000 /);
+  assert.ok(rows.every((r) => !containsAdviceWord(r.summary!)));
+  // The first period alone: no previous report, no move.
+  const first = computeHolderRows(foldPeriods([q1]), { ticker, tickers: () => [] });
+  assert.ok(first.every((r) => r.action === null && r.change_shares === null && r.change_pct === null && !('summary' in r)));
 });
 
 test('a restatement replaces its period and a new-holdings amendment adds to it', () => {

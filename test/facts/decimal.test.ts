@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
-  addDecimal, decimalText, divideDecimal, fixedText, fromNumber, multiplyDecimal, parseDecimal, roundDecimal, sumDecimals, toNumber,
+  addDecimal, decimalText, divideDecimal, fixedText, fromNumber, multiplyDecimal, parseDecimal, roundDecimal, sumDecimals, toNumber, wholeQuotient,
 } from '../../src/facts/decimal.js';
 
 const d = (text: string) => parseDecimal(text)!;
@@ -48,4 +48,28 @@ test('exact sums of cents agree with integer arithmetic for any amounts', () => 
     const sum = sumDecimals(trades.map(([shares, price]) => multiplyDecimal(d(String(shares)), { units: BigInt(price), scale: 4 })));
     assert.equal(roundDecimal(sum, 2).units * 10n ** BigInt(2 - roundDecimal(sum, 2).scale), expectedCents);
   }));
+});
+
+test('a quotient of whole numbers in floating point is the exact quotient rounded once, or left to the exact path', () => {
+  const exact = (n: number, d: number, digits: number): number => toNumber(divideDecimal(fromNumber(n), fromNumber(d), digits));
+  const agrees = (n: number, d: number, digits: number): void => {
+    const fast = wholeQuotient(n, d, digits);
+    if (fast !== undefined) assert.ok(Object.is(fast, exact(n, d, digits)), `${n} / ${d} to ${digits}: ${fast} vs ${exact(n, d, digits)}`);
+  };
+  const whole = fc.oneof(fc.integer({ min: -1e6, max: 1e6 }), fc.maxSafeInteger().map((n) => n - 2 ** 52), fc.integer({ min: 1, max: 1e13 }));
+  const divisor = whole.filter((n) => n !== 0);
+  fc.assert(fc.property(whole, divisor, fc.constantFrom(0, 2, 6), (n, d, digits) => agrees(n, d, digits)), { numRuns: 20_000 });
+  // Exact halves (n / d × 10^digits = k + 1/2) and their neighbours: the margin sends them to the exact path or rounds them right.
+  fc.assert(fc.property(fc.integer({ min: -1e6, max: 1e6 }), fc.integer({ min: 1, max: 1e6 }), fc.constantFrom(2, 6), fc.constantFrom(-1, 0, 1), (k, m, digits, nudge) => {
+    const d = 2 * m * 10 ** digits;
+    if (Number.isSafeInteger(d)) agrees((2 * k + 1) * m + nudge, d, digits);
+  }), { numRuns: 20_000 });
+  assert.equal(wholeQuotient(1, 8, 2), undefined, '0.125 is a half at 2 decimals: decided exactly');
+  assert.equal(exact(1, 8, 2), 0.13);
+  assert.equal(wholeQuotient(-1, 3, 2), -0.33);
+  assert.ok(Object.is(wholeQuotient(-1, 1000, 2), 0), 'no negative zero');
+  assert.equal(wholeQuotient(1.5, 3, 2), undefined, 'not whole');
+  assert.equal(wholeQuotient(1, 0, 2), undefined);
+  assert.equal(wholeQuotient(2 ** 53, 3, 2), undefined, 'not a safe integer');
+  assert.equal(wholeQuotient(1e12, 1, 2), undefined, 'too large to be exact in floating point');
 });

@@ -2,7 +2,7 @@
  * One fully populated row of every kind (nested objects filled, not null) and a set of
  * mutations that each break one rule of the row schemas, for comparing validators.
  */
-import type { EarningsRow, FilingRow, FinancialsRow, InsiderRow, InsiderTransactionRow, ReportRow, WhaleRow } from '../../src/rows/types.js';
+import type { EarningsRow, FilingRow, FinancialsRow, HolderRow, InsiderRow, InsiderTransactionRow, ReportRow, WhaleRow } from '../../src/rows/types.js';
 import type { RowKind } from '../../src/rows/schemas.js';
 
 const insider: InsiderRow = {
@@ -86,6 +86,14 @@ const financials: FinancialsRow = {
   summary: 'Apple Inc. (AAPL) first reported fiscal year 2024, 2023-10-01 to 2024-09-28, on Form 10-K filed 2024-11-01.',
 };
 
+const holder: HolderRow = {
+  type: 'holder', ticker: 'GOOGL', tickers: ['GOOGL', 'GOOG'], cusip: '02079K305', issuer: 'ALPHABET INC', title_of_class: 'CAP STK CL A',
+  put_call: 'Call', filer_cik: '0001061165', filer: 'LONE PINE CAPITAL LLC', period_of_report: '2026-06-30', filed_at: '2026-08-14',
+  filed_at_source: 'edgar', accession_no: '0000919574-26-005485', shares: 240_000, value_usd: 77_039_680, weight: 0.004709,
+  change_shares: -10_000, change_pct: -4, action: 'reduced',
+  summary: 'LONE PINE CAPITAL LLC reported call options on 240,000 shares of ALPHABET INC (GOOGL) worth $77.0 million.',
+};
+
 /** A valid, fully populated row of each stored kind. */
 export const SAMPLE_ROWS: Readonly<Record<RowKind, Record<string, unknown>>> = Object.freeze({
   insiders: insider as unknown as Record<string, unknown>,
@@ -95,6 +103,7 @@ export const SAMPLE_ROWS: Readonly<Record<RowKind, Record<string, unknown>>> = O
   reports: report as unknown as Record<string, unknown>,
   'insider-transactions': transaction as unknown as Record<string, unknown>,
   financials: financials as unknown as Record<string, unknown>,
+  holders: holder as unknown as Record<string, unknown>,
 });
 
 /** A valid meta row for a Signal key. */
@@ -159,6 +168,11 @@ export const BREAKING_MUTATIONS: Readonly<Record<RowKind | 'meta', readonly (rea
     ['fiscal_period H1', 'fiscal_period', 'H1'], ['fiscal_year a string', 'fiscal_year', '2024'], ['form 8-K', 'form', '8-K'],
     ['value as a string', 'values.revenue_usd', '391035000000'], ['missing value', 'values.cash_usd', undefined],
     ['concept without its taxonomy', 'concepts.revenue_usd', 'Revenues'], ['ticker missing', 'ticker', undefined], ['period_end not a date', 'period_end', '2024-09'],
+  ],
+  holders: [
+    ['wrong type const', 'type', 'whale'], ['action sold_out', 'action', 'sold_out'], ['filer_cik not 10 digits', 'filer_cik', '1061165'],
+    ['tickers missing', 'tickers', undefined], ['ticker in a list', 'ticker', ['GOOGL']], ['weight above 1', 'weight', 1.01],
+    ['filed_at_source missing', 'filed_at_source', undefined], ['CUSIP lower case', 'cusip', '02079k305'], ['summary null', 'summary', null],
   ],
   meta: [
     ['max_page_size 0', 'max_page_size', 0], ['missing usage', 'usage', undefined], ['created_at a date only', 'snapshot.created_at', '2026-11-02'],
