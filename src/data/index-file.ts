@@ -231,8 +231,7 @@ export async function readIndexFile(file: string, expected: { sha256: string; by
     const hash = createHash('sha256');
     let position = 0;
     const readInto = async (target: Uint8Array): Promise<void> => {
-      await readFully(handle, target, position, file);
-      hash.update(target);
+      await readFully(handle, target, position, file, (piece) => hash.update(piece));
       position += target.byteLength;
     };
     const probe = Buffer.alloc(Math.min(size, HEADER_BYTES));
@@ -265,12 +264,19 @@ export async function readIndexFile(file: string, expected: { sha256: string; by
   }
 }
 
-/** Reads `target.byteLength` bytes at `position`, in pieces Node's reads accept. */
-async function readFully(handle: FileHandle, target: Uint8Array, position: number, file: string): Promise<void> {
+/**
+ * Bytes read (and hashed) at a time: a section of millions of rows is read in pieces, so that a
+ * reload under load gives requests a turn between them rather than hashing for a second at once.
+ */
+const READ_PIECE_BYTES = 1 << 22;
+
+/** Reads `target.byteLength` bytes at `position` in pieces, handing each piece read to `onPiece`. */
+async function readFully(handle: FileHandle, target: Uint8Array, position: number, file: string, onPiece?: (piece: Uint8Array) => void): Promise<void> {
   let done = 0;
   while (done < target.byteLength) {
-    const { bytesRead } = await handle.read(target, done, Math.min(target.byteLength - done, 1 << 30), position + done);
+    const { bytesRead } = await handle.read(target, done, Math.min(target.byteLength - done, READ_PIECE_BYTES), position + done);
     if (bytesRead === 0) throw new SnapshotError(file, 'ended before its sections did');
+    onPiece?.(target.subarray(done, done + bytesRead));
     done += bytesRead;
   }
 }

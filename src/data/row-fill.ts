@@ -42,10 +42,12 @@ export async function fillFromLines(file: string, sha256: string, m: RowMeasure,
 }
 
 /**
- * Reads the rows once, in pieces of {@link READ_BYTES}, hashing every piece and copying each row
- * (or the part of it in the piece) to its place. A row must end with a newline where its length
- * says, and a facts end must be at the opening of the kind's written field: otherwise the index
- * does not describe these rows, and the file is refused.
+ * Reads the rows once, in pieces of {@link READ_BYTES}, the next piece read while this one is
+ * hashed and its rows (or the parts of them in it) are copied to their places. A row must end
+ * with a newline where its length says, and a facts end must be at the opening of the kind's
+ * written field: otherwise the index does not describe these rows, and the file is refused.
+ * (Hashing on a worker thread, from the same pieces in shared memory, took more CPU in all and
+ * was no faster on two busy cores: docs/performance-notes.md.)
  *
  * @param handle - the rows' file, open for reading; its size was checked against the measure.
  * @param file - its path, for messages.
@@ -58,35 +60,43 @@ export async function fillFromFile(handle: FileHandle, file: string, sha256: str
   const { lengths, factsEnds } = m;
   const opening = memberOpening(WRITTEN_FIELD[kind]);
   const hash = createHash('sha256');
-  const piece = Buffer.allocUnsafeSlow(READ_BYTES);
+  const pieces = [Buffer.allocUnsafeSlow(READ_BYTES), Buffer.allocUnsafeSlow(READ_BYTES)];
+  let reading = handle.read(pieces[0]!, 0, READ_BYTES, 0);
   let row = 0;
   let done = 0; // bytes of `row` (its newline included) copied so far
   let position = 0;
-  for (;;) {
-    const { bytesRead } = await handle.read(piece, 0, READ_BYTES, position);
-    if (bytesRead === 0) break;
-    position += bytesRead;
-    hash.update(piece.subarray(0, bytesRead));
-    let at = 0;
-    while (at < bytesRead) {
-      if (row === m.rows) throw new SnapshotError(file, 'holds bytes after its last row');
-      const length = lengths[row]!;
-      const chunk = chunks[chunkOf === null ? 0 : chunkOf[row]!]!;
-      const start = starts[row]!;
-      const take = Math.min(length + 1 - done, bytesRead - at);
-      piece.copy(chunk, start + done, at, at + take);
-      at += take;
-      done += take;
-      if (done <= length) continue;
-      if (chunk[start + length] !== NEWLINE) throw new SnapshotError(file, `row does not end where its index says (byte ${length + 1} is not a newline)`, row + 1);
-      chunk[start + length] = COMMA;
-      const facts = factsEnds[row]!;
-      if (facts >= 0 && !isFactsCut(chunk, start, length, facts, opening)) {
-        throw new SnapshotError(file, `its index says the row's ${WRITTEN_FIELD[kind]} starts at byte ${facts + 1}, where it does not`, row + 1);
+  try {
+    for (let which = 0; ; which ^= 1) {
+      const { bytesRead } = await reading;
+      if (bytesRead === 0) break;
+      position += bytesRead;
+      reading = handle.read(pieces[which ^ 1]!, 0, READ_BYTES, position);
+      const piece = pieces[which]!;
+      hash.update(piece.subarray(0, bytesRead));
+      let at = 0;
+      while (at < bytesRead) {
+        if (row === m.rows) throw new SnapshotError(file, 'holds bytes after its last row');
+        const length = lengths[row]!;
+        const chunk = chunks[chunkOf === null ? 0 : chunkOf[row]!]!;
+        const start = starts[row]!;
+        const take = Math.min(length + 1 - done, bytesRead - at);
+        piece.copy(chunk, start + done, at, at + take);
+        at += take;
+        done += take;
+        if (done <= length) continue;
+        if (chunk[start + length] !== NEWLINE) throw new SnapshotError(file, `row does not end where its index says (byte ${length + 1} is not a newline)`, row + 1);
+        chunk[start + length] = COMMA;
+        const facts = factsEnds[row]!;
+        if (facts >= 0 && !isFactsCut(chunk, start, length, facts, opening)) {
+          throw new SnapshotError(file, `its index says the row's ${WRITTEN_FIELD[kind]} starts at byte ${facts + 1}, where it does not`, row + 1);
+        }
+        row++;
+        done = 0;
       }
-      row++;
-      done = 0;
     }
+  } finally {
+    // A read still in flight finishes before the file is closed.
+    await reading.catch(() => undefined);
   }
   if (row !== m.rows || done !== 0) throw new SnapshotError(file, `holds ${row} whole rows, its index says ${m.rows}`);
   const digest = hash.digest('hex');

@@ -9,6 +9,7 @@ import type { IndexSection, IndexSections } from './index-file.js';
 import { FACTS_APART, FACTS_ARE_FULL } from './page.js';
 import type { RowMeasure } from './row-measure.js';
 import { SnapshotError } from './snapshot-format.js';
+import { TURN_CHECK_MASK, type Turns } from './row-layout.js';
 
 /** Section names of a kind's measure in its index file. */
 export const ROW_SECTIONS = Object.freeze({
@@ -65,7 +66,7 @@ export function measureSections(measure: RowMeasure): IndexSection[] {
  * @param fileBytes - the size of the kind's NDJSON file.
  * @throws SnapshotError naming the index file and what is wrong.
  */
-export function measureFromSections(sections: IndexSections, rows: number, fileBytes: number): RowMeasure {
+export async function measureFromSections(sections: IndexSections, rows: number, fileBytes: number, turns: Turns): Promise<RowMeasure> {
   const fail = (reason: string): never => { throw new SnapshotError(sections.file, reason); };
   const perRow = <T extends { length: number }>(name: string, values: T): T => {
     if (values.length !== rows) fail(`section ${name} has ${values.length} values, manifest says ${rows} rows`);
@@ -79,6 +80,7 @@ export function measureFromSections(sections: IndexSections, rows: number, fileB
 
   let total = rows;
   for (let i = 0; i < rows; i++) {
+    if ((i & TURN_CHECK_MASK) === 0) await turns.maybeYield();
     const length = lengths[i]!;
     if (length === 0) fail(`row ${i + 1} has length 0`);
     total += length;
@@ -91,6 +93,7 @@ export function measureFromSections(sections: IndexSections, rows: number, fileB
   const groupKeys = readGroupKeys(sections.utf8(ROW_SECTIONS.groupKeys), fail);
   let nextGroup = 0;
   for (let i = 0; i < rows; i++) {
+    if ((i & TURN_CHECK_MASK) === 0) await turns.maybeYield();
     const group = groups[i]!;
     if (group === nextGroup) nextGroup++;
     else if (group < 0 || group > nextGroup) fail(`row ${i + 1}: group ${group} is not one seen before or the next (${nextGroup})`);
@@ -100,6 +103,7 @@ export function measureFromSections(sections: IndexSections, rows: number, fileB
   const keys = new OrderKeys(Buffer.from(orderBytes.buffer, orderBytes.byteOffset, orderBytes.byteLength), orderEnds);
   let start = 0;
   for (let i = 0; i < rows; i++) {
+    if ((i & TURN_CHECK_MASK) === 0) await turns.maybeYield();
     const end = orderEnds[i]!;
     if (end < start || end - start > MAX_ORDER_KEY_BYTES) fail(`row ${i + 1}: order key end ${end} is before its start or over ${MAX_ORDER_KEY_BYTES} bytes after it`);
     if (i > 0 && keys.compare(i - 1, keys.bytes, start, end) > 0) fail(`row ${i + 1}: order key sorts before the row before it`);

@@ -44,8 +44,8 @@ export interface KindLists {
   readonly empty: RowList;
 }
 
-/** Rows (or lists) between two looks at the clock in the layout's loops. */
-const TURN_CHECK_MASK = 0xffff;
+/** Rows (or lists) between two looks at the clock in the load's loops (a mask: every 65,536). */
+export const TURN_CHECK_MASK = 0xffff;
 
 /**
  * Longest run of load work before requests get a turn, in ms: a reload runs while the old

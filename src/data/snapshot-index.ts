@@ -113,7 +113,7 @@ async function loadKind(dir: string, kind: RowKind, manifest: SnapshotManifest, 
     handle = await open(file, 'r');
     const size = (await handle.stat()).size;
     checkSize(file, size, entry);
-    const measure = measureFromSections(sections, entry.rows, size);
+    const measure = await measureFromSections(sections, entry.rows, size, turns);
     const layout = await planLayout(measure, splitBytes, file, turns);
     await fillFromFile(handle, file, entry.sha256, kind, measure, layout);
     return await buildLists(kind, measure, layout, turns);

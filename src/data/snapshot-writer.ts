@@ -19,6 +19,7 @@ import { readManifest } from './snapshot-reader.js';
 import { readIndexFile, writeIndexFile } from './index-file.js';
 import { measureRows } from './row-measure.js';
 import { measureFromSections, measureSections } from './row-index.js';
+import { Turns } from './row-layout.js';
 
 /** What to write. */
 export interface WriteSnapshotOptions {
@@ -129,7 +130,7 @@ async function checkRows(dir: string, kind: RowKind, rows: FileEntry, index: boo
   if (!index) return undefined;
   const file = join(dir, indexFileOfKind(kind));
   const entry = await writeIndexFile(file, measureSections(measure));
-  measureFromSections(await readIndexFile(file, entry), rows.rows, (await stat(rowsFile)).size);
+  await measureFromSections(await readIndexFile(file, entry), rows.rows, (await stat(rowsFile)).size, new Turns());
   return entry;
 }
 
