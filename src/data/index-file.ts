@@ -16,11 +16,14 @@
  *
  * Numbers are little-endian. Element types: `u8` and `utf8` (bytes; `utf8` is valid UTF-8 text),
  * `i32`, `u32` (4 bytes), `f64` (IEEE 754, 8 bytes). Everything is checked on reading, and a file
- * that fails any check is refused whole with a {@link SnapshotError} naming it.
+ * that fails any check is refused whole with a {@link SnapshotError} naming it. `encodeIndex` and
+ * `writeIndexFile` write one, `decodeIndex` reads one held in memory, and `readIndexFile`
+ * (index-file-reader.ts) reads one from disk against its manifest entry. What a kind's index file
+ * holds of its rows is in row-index.ts; other sections go beside those, under names of their own.
  */
 import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { open, writeFile, type FileHandle } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { endianness } from 'node:os';
 import { SnapshotError } from './snapshot-format.js';
 
@@ -49,13 +52,14 @@ export interface IndexSection {
 }
 
 /** Longest section table accepted, in bytes. */
-const MAX_TABLE_BYTES = 1 << 20;
-const HEADER_BYTES = 16;
+export const MAX_TABLE_BYTES = 1 << 20;
+/** Bytes before the table: magic, version, table length. */
+export const HEADER_BYTES = 16;
 const NAME_PATTERN = /^[A-Za-z0-9._:-]{1,100}$/;
 const LITTLE_ENDIAN = endianness() === 'LE';
 
 /** What a file's table says of one section. */
-interface TableEntry {
+export interface TableEntry {
   readonly name: string;
   readonly type: ElementType;
   readonly offset: number;
@@ -113,7 +117,8 @@ export class IndexSections {
   }
 }
 
-const align8 = (n: number): number => Math.ceil(n / 8) * 8;
+/** `n` rounded up to a multiple of 8: where the next section starts. */
+export const align8 = (n: number): number => Math.ceil(n / 8) * 8;
 
 /**
  * Encodes sections as an index file, in the order given.
@@ -210,78 +215,6 @@ export function decodeIndex(bytes: Uint8Array, file: string): IndexSections {
 }
 
 /**
- * Reads an index file section by section (each into memory of its own, so no buffer holds the
- * whole file and none is larger than its largest section), hashing every byte as it is read.
- *
- * @param file - its path.
- * @param expected - its SHA-256 (lower-case hex) and size in bytes, from the manifest.
- * @throws SnapshotError naming the file when it cannot be read, its size or SHA-256 differ, or
- *   any check fails.
- */
-export async function readIndexFile(file: string, expected: { sha256: string; bytes: number }): Promise<IndexSections> {
-  let handle;
-  try {
-    handle = await open(file, 'r');
-  } catch (error) {
-    throw new SnapshotError(file, `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
-  try {
-    const size = (await handle.stat()).size;
-    if (size !== expected.bytes) throw new SnapshotError(file, `is ${size} bytes, manifest says ${expected.bytes}`);
-    const hash = createHash('sha256');
-    let position = 0;
-    const readInto = async (target: Uint8Array): Promise<void> => {
-      await readFully(handle, target, position, file, (piece) => hash.update(piece));
-      position += target.byteLength;
-    };
-    const probe = Buffer.alloc(Math.min(size, HEADER_BYTES));
-    await readFully(handle, probe, 0, file);
-    const tableEnd = probe.length < HEADER_BYTES ? probe.length : Math.min(size, HEADER_BYTES + Math.min(probe.readUInt32LE(12), MAX_TABLE_BYTES + 1));
-    const head = Buffer.alloc(tableEnd);
-    await readInto(head);
-    const { entries, start } = readTable(head, size, file);
-    const padding = Buffer.alloc(start - position);
-    await readInto(padding);
-    checkZeros(padding, file, 'the table');
-    const sections = new Map<string, IndexSection>();
-    for (const entry of entries) {
-      const length = entry.count * ELEMENT_BYTES[entry.type];
-      const raw = Buffer.from(new ArrayBuffer(length));
-      await readInto(raw);
-      const pad = Buffer.alloc(align8(length) - length);
-      await readInto(pad);
-      checkZeros(pad, file, `section ${entry.name}`);
-      sections.set(entry.name, section(entry, raw, file));
-    }
-    const digest = hash.digest('hex');
-    if (digest !== expected.sha256) throw new SnapshotError(file, `sha256 is ${digest}, manifest says ${expected.sha256}`);
-    return new IndexSections(file, sections);
-  } catch (error) {
-    if (error instanceof SnapshotError) throw error;
-    throw new SnapshotError(file, `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  } finally {
-    await handle.close();
-  }
-}
-
-/**
- * Bytes read (and hashed) at a time: a section of millions of rows is read in pieces, so that a
- * reload under load gives requests a turn between them rather than hashing for a second at once.
- */
-const READ_PIECE_BYTES = 1 << 22;
-
-/** Reads `target.byteLength` bytes at `position` in pieces, handing each piece read to `onPiece`. */
-async function readFully(handle: FileHandle, target: Uint8Array, position: number, file: string, onPiece?: (piece: Uint8Array) => void): Promise<void> {
-  let done = 0;
-  while (done < target.byteLength) {
-    const { bytesRead } = await handle.read(target, done, Math.min(target.byteLength - done, READ_PIECE_BYTES), position + done);
-    if (bytesRead === 0) throw new SnapshotError(file, 'ended before its sections did');
-    onPiece?.(target.subarray(done, done + bytesRead));
-    done += bytesRead;
-  }
-}
-
-/**
  * Checks the header and the table against the file's size: the magic and version, each entry's
  * name, type and count, and the exact layout (the first section right after the table, each next
  * one right after the one before, each at a multiple of 8, the file ending after the last).
@@ -289,7 +222,7 @@ async function readFully(handle: FileHandle, target: Uint8Array, position: numbe
  * @param head - the file from its start, at least to the end of the table when the file is valid.
  * @returns the entries in file order and where the first section starts.
  */
-function readTable(head: Buffer, size: number, file: string): { entries: TableEntry[]; start: number } {
+export function readTable(head: Buffer, size: number, file: string): { entries: TableEntry[]; start: number } {
   const fail = (reason: string): never => { throw new SnapshotError(file, reason); };
   if (head.length < HEADER_BYTES || head.toString('latin1', 0, 8) !== INDEX_MAGIC) fail(`is not an index file (no ${INDEX_MAGIC} header)`);
   const version = head.readUInt32LE(8);
@@ -329,7 +262,7 @@ function readTable(head: Buffer, size: number, file: string): { entries: TableEn
 }
 
 /** A section from its raw little-endian bytes (8-aligned, owned or a view). */
-function section(entry: TableEntry, raw: Buffer, file: string): IndexSection {
+export function section(entry: TableEntry, raw: Buffer, file: string): IndexSection {
   const { name, type } = entry;
   if (!LITTLE_ENDIAN) raw = swapped(raw, ELEMENT_BYTES[type]);
   const { buffer, byteOffset, byteLength } = raw;
@@ -351,6 +284,7 @@ function swapped(bytes: Buffer, size: number): Buffer {
   return bytes;
 }
 
-function checkZeros(bytes: Uint8Array, file: string, after: string): void {
+/** Refuses padding that is not all zeros. */
+export function checkZeros(bytes: Uint8Array, file: string, after: string): void {
   for (const byte of bytes) if (byte !== 0) throw new SnapshotError(file, `padding after ${after} is not zero`);
 }

@@ -22,7 +22,7 @@ import {
 } from './snapshot-format.js';
 import { readCurrentVersion, readManifest } from './snapshot-reader.js';
 import type { RowList } from './page.js';
-import { readIndexFile } from './index-file.js';
+import { readIndexFile } from './index-file-reader.js';
 import { measureRows } from './row-measure.js';
 import { measureFromSections } from './row-index.js';
 import { buildLists, DEFAULT_SPLIT_BYTES, planLayout, Turns, type KindLists } from './row-layout.js';

@@ -16,7 +16,8 @@ import {
   CURRENT_FILE, MANIFEST_FILE, SNAPSHOT_FORMAT, VERSION_PATTERN, fileOfKind, indexFileOfKind, type FileEntry, type IndexEntry, type SnapshotManifest,
 } from './snapshot-format.js';
 import { readManifest } from './snapshot-reader.js';
-import { readIndexFile, writeIndexFile } from './index-file.js';
+import { readIndexFile } from './index-file-reader.js';
+import { writeIndexFile } from './index-file.js';
 import { measureRows } from './row-measure.js';
 import { measureFromSections, measureSections } from './row-index.js';
 import { Turns } from './row-layout.js';

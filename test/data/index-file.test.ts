@@ -6,13 +6,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import {
-  decodeIndex, encodeIndex, readIndexFile, writeIndexFile, INDEX_MAGIC, type IndexSection,
-} from '../../src/data/index-file.js';
+import { decodeIndex, encodeIndex, writeIndexFile, INDEX_MAGIC, type IndexSection } from '../../src/data/index-file.js';
+import { readIndexFile } from '../../src/data/index-file-reader.js';
 import { SnapshotError } from '../../src/data/snapshot-format.js';
 
 const sectionArbitrary: fc.Arbitrary<IndexSection> = fc.oneof(
@@ -128,8 +127,15 @@ test('reading a file checks its size and SHA-256 against the manifest before any
   const entry = await writeIndexFile(file, [{ name: 'n', type: 'i32', values: Int32Array.of(-1, 7) }]);
   await assert.rejects(readIndexFile(file, { ...entry, bytes: entry.bytes + 8 }), /k\.index: is \d+ bytes, manifest says \d+/);
   await assert.rejects(readIndexFile(file, { ...entry, sha256: '0'.repeat(64) }), /k\.index: sha256 is [0-9a-f]{64}, manifest says 0{64}/);
+  // A file whose table no longer parses: refused by its SHA-256 while the manifest names other
+  // bytes, by the check that fails once the manifest names these.
+  const bytes = await readFile(file);
+  bytes[16] = 0x7b; // the table's opening [ made a {
+  await writeFile(file, bytes);
+  await assert.rejects(readIndexFile(file, entry), /k\.index: sha256 is [0-9a-f]{64}, manifest says/);
+  await assert.rejects(readIndexFile(file, { ...entry, sha256: createHash('sha256').update(bytes).digest('hex') }), /k\.index: section table is not JSON/);
   await writeFile(file, 'short');
-  await assert.rejects(readIndexFile(file, { ...entry, bytes: 5 }), /k\.index: is not an index file/);
+  await assert.rejects(readIndexFile(file, { sha256: createHash('sha256').update('short').digest('hex'), bytes: 5 }), /k\.index: is not an index file/);
   await assert.rejects(readIndexFile(join(dir, 'none.index'), entry), /none\.index: cannot read: ENOENT/);
 });
 
