@@ -2,10 +2,11 @@
  * `tsx scripts/gen-snapshot.ts --companies 10000 --filings 1000000 [--out DIR] [--seed N] ...`
  *
  * Writes a synthetic snapshot at EDGAR scale in the real format (through `writeSnapshot`, so it
- * is verified exactly as the server verifies it), plus a keys file of Founders keys for the
- * benchmark. Rows are streamed day by day from generators; only one day of filings is held at
- * a time. Filings per company follow a Zipf law (a few tickers with very many filings, most
- * with few); every row carries its written field. The same options and seed give the same bytes.
+ * is verified exactly as the server verifies it and has its index files, docs/api.md §17), plus
+ * a keys file of Founders keys for the benchmark. Rows are streamed day by day from generators;
+ * only one day of filings is held at a time. Filings per company follow a Zipf law (a few tickers
+ * with very many filings, most with few); every row carries its written field. The same options
+ * and seed give the same bytes.
  *
  * Output under DIR:
  *   snapshots/CURRENT, snapshots/<version>/…   the snapshot (`serve --snapshots DIR/snapshots`)

@@ -1,6 +1,7 @@
 /**
- * Row tables and lists: every row of a kind stored once, as UTF-8 JSON in one buffer, and every
- * list (a kind's overview, one ticker's or CIK's rows) a sequence of row numbers into it, so
+ * Row tables and lists: every row of a kind stored once, as UTF-8 JSON in one buffer (or a few,
+ * past the split size: see {@link RowTable.chunks}), and every list (a kind's overview, one
+ * ticker's or CIK's rows) a sequence of row numbers into it, so
  * that whole lists are reachable (docs/api.md §9) at the memory cost of the rows plus a few bytes
  * a row. The rows of a kind are laid out grouped by their list key (a company's filings one
  * after another, each followed by a comma), so a page of a per-key list is one slice of the
@@ -23,9 +24,15 @@ export const FACTS_APART = -2;
 
 /** One kind's rows, by row number (the row's line in its file, counted from 0). */
 export interface RowTable {
-  /** Every row's full JSON, each followed by `,`, grouped by list key. */
-  readonly bytes: Buffer;
-  /** Offset of each row's JSON in `bytes`. */
+  /**
+   * Every row's full JSON, each followed by `,`, grouped by list key: one buffer, or, when the
+   * rows are more than the split size (1 GiB unless lowered: docs/development.md), several, each
+   * at most that size, a row never split between two (Node's buffers and reads stop at 2 or 4 GiB).
+   */
+  readonly chunks: readonly Buffer[];
+  /** The chunk of each row; null when there is one. */
+  readonly chunkOf: Uint16Array | null;
+  /** Offset of each row's JSON in its chunk. */
   readonly starts: Uint32Array;
   /** Byte length of each row's full JSON. */
   readonly lengths: Uint32Array;
@@ -50,7 +57,10 @@ export interface RowList {
   readonly length: number;
   /** Row numbers in list order; null when the list is every row of the table in file order. */
   readonly rows: Int32Array | null;
-  /** Whether each row of the list follows the one before it in `table.bytes` (pages are slices). */
+  /**
+   * Whether each row of the list follows the one before it in the table's bytes (pages are
+   * slices, those within one chunk).
+   */
   readonly contiguous: boolean;
   /**
    * The last slice of full rows handed out, kept so that the next response for the same page
@@ -85,6 +95,11 @@ export interface RowList {
   lastCursorKey: string | null;
   /** Position {@link RowList.lastCursor} gave, from 0. */
   lastCursorPosition: number;
+}
+
+/** The buffer that holds a row. */
+export function rowChunk(table: RowTable, row: number): Buffer {
+  return table.chunks[table.chunkOf === null ? 0 : table.chunkOf[row]!]!;
 }
 
 /** The row number at list position `position`. */
@@ -122,19 +137,22 @@ export function pageBytes(list: RowList, variant: Variant, position: number, cou
     const table = list.table;
     const first = rowAt(list, position);
     const last = rowAt(list, position + count - 1);
-    const slice = table.bytes.subarray(table.starts[first]!, table.starts[last]! + table.lengths[last]!);
-    list.lastSlice = slice;
-    list.lastPosition = position;
-    list.lastCount = count;
-    return slice;
+    const chunkOf = table.chunkOf;
+    if (chunkOf === null || chunkOf[first] === chunkOf[last]) {
+      const slice = rowChunk(table, first).subarray(table.starts[first]!, table.starts[last]! + table.lengths[last]!);
+      list.lastSlice = slice;
+      list.lastPosition = position;
+      list.lastCount = count;
+      return slice;
+    }
   }
   return gather(list, variant, position, count);
 }
 
-/** Copies a page together from its rows (pages of lists whose rows are apart, and facts pages). */
+/** Copies a page together from its rows (pages of lists whose rows are apart or in two chunks, and facts pages). */
 function gather(list: RowList, variant: Variant, position: number, count: number): Buffer {
   const table = list.table;
-  const { bytes, starts, lengths, factsEnds } = table;
+  const { starts, lengths, factsEnds } = table;
   let total = count - 1;
   for (let p = position; p < position + count; p++) total += rowLength(table, variant, rowAt(list, p));
   const out = Buffer.allocUnsafe(total);
@@ -142,6 +160,7 @@ function gather(list: RowList, variant: Variant, position: number, count: number
   for (let p = position; p < position + count; p++) {
     if (p > position) out[at++] = 0x2c; // ','
     const row = rowAt(list, p);
+    const bytes = rowChunk(table, row);
     const start = starts[row]!;
     const facts = variant === 'facts' ? factsEnds[row]! : FACTS_ARE_FULL;
     if (facts === FACTS_ARE_FULL) {
@@ -172,9 +191,10 @@ function rowLength(table: RowTable, variant: Variant, row: number): number {
 export function pageLength(list: RowList, variant: Variant, position: number, count: number): number {
   if (count <= 0) return 0;
   const table = list.table;
-  if (variant === 'full' && list.contiguous) {
-    const last = rowAt(list, position + count - 1);
-    return table.starts[last]! + table.lengths[last]! - table.starts[rowAt(list, position)]!;
+  const first = rowAt(list, position);
+  const last = rowAt(list, position + count - 1);
+  if (variant === 'full' && list.contiguous && (table.chunkOf === null || table.chunkOf[first] === table.chunkOf[last])) {
+    return table.starts[last]! + table.lengths[last]! - table.starts[first]!;
   }
   let total = count - 1;
   for (let p = position; p < position + count; p++) total += rowLength(table, variant, rowAt(list, p));

@@ -34,7 +34,7 @@ async function currentRows(root: string): Promise<{ version: string; rows: Parti
     const manifest = JSON.parse(await readFile(join(root, version, MANIFEST_FILE), 'utf8')) as SnapshotManifest;
     const rows: Partial<Record<RowKind, number>> = {};
     for (const kind of ROW_KINDS) {
-      const count = manifest.files?.[fileOfKind(kind)]?.rows;
+      const count = (manifest.files?.[fileOfKind(kind)] as { rows?: unknown } | undefined)?.rows;
       if (typeof count === 'number') rows[kind] = count;
     }
     return { version, rows };

@@ -5,7 +5,11 @@
  * <root>/CURRENT                 the active version, one line
  * <root>/<version>/manifest.json {"format","version","created_at","data_through","build","files"}
  * <root>/<version>/<kind>.ndjson one row per line, UTF-8, in the kind's order (rows/order.ts)
+ * <root>/<version>/<kind>.index  what serving needs of the rows, so they load unparsed (index-file.ts)
  * ```
+ *
+ * Index files came later (docs/api.md §17): a version may have none, and is then loaded by
+ * reading its rows.
  */
 import { ROW_KINDS, type RowKind } from '../rows/schemas.js';
 
@@ -32,11 +36,8 @@ export const fileOfKind = (kind: RowKind): string => `${kind}.ndjson`;
  */
 export const ADDED_KINDS: ReadonlySet<RowKind> = new Set<RowKind>(['insider-transactions', 'financials', 'holders']);
 
-/**
- * The manifest's entry for a kind's file, or undefined for a kind of {@link ADDED_KINDS} that a
- * version built before it lacks (its rows: none). Only for manifests that passed {@link checkManifest}.
- */
-export const fileEntryOf = (manifest: SnapshotManifest, kind: RowKind): FileEntry | undefined => manifest.files[fileOfKind(kind)];
+/** File name of a kind's index file. */
+export const indexFileOfKind = (kind: RowKind): string => `${kind}.index`;
 
 /** Checksum and row count of one NDJSON file. */
 export interface FileEntry {
@@ -44,6 +45,16 @@ export interface FileEntry {
   sha256: string;
   /** Number of rows, one per line. */
   rows: number;
+  /** The file's size in bytes (written since index files were: docs/api.md §17; checked when present). */
+  bytes?: number;
+}
+
+/** Checksum and size of one index file. */
+export interface IndexEntry {
+  /** Lower-case hex SHA-256 of the file's bytes. */
+  sha256: string;
+  /** The file's size in bytes. */
+  bytes: number;
 }
 
 /** The manifest of one snapshot version. */
@@ -57,8 +68,24 @@ export interface SnapshotManifest {
   data_through: string | null;
   /** Options the builder used and its counts (free-form). */
   build: Record<string, unknown>;
-  /** One entry per row kind, keyed by file name; a kind of {@link ADDED_KINDS} may have none. */
-  files: Record<string, FileEntry>;
+  /**
+   * Every file of the version, keyed by file name: a {@link FileEntry} per kind's rows, and an
+   * {@link IndexEntry} per index file the version has (see {@link rowsEntry}, {@link indexEntry}).
+   */
+  files: Record<string, FileEntry | IndexEntry>;
+}
+
+/**
+ * The manifest's entry for a kind's rows: present in every checked manifest, except for a kind of
+ * {@link ADDED_KINDS} that the version was built before (undefined: the kind has no rows).
+ */
+export function rowsEntry(manifest: SnapshotManifest, kind: RowKind): FileEntry | undefined {
+  return manifest.files[fileOfKind(kind)] as FileEntry | undefined;
+}
+
+/** The manifest's entry for a kind's index file, when the version has one. */
+export function indexEntry(manifest: SnapshotManifest, kind: RowKind): IndexEntry | undefined {
+  return manifest.files[indexFileOfKind(kind)] as IndexEntry | undefined;
 }
 
 /**
@@ -102,16 +129,28 @@ export function checkManifest(value: unknown, file: string, folderVersion: strin
   if (m.build === null || typeof m.build !== 'object' || Array.isArray(m.build)) fail('build is not an object');
   if (m.files === null || typeof m.files !== 'object' || Array.isArray(m.files)) fail('files is not an object');
   const files = m.files as Record<string, unknown>;
+  /** An entry's SHA-256 and its whole-number fields, `required` ones and, when present, `optional` ones. */
+  const checkEntry = (name: string, required: string, optional?: string): void => {
+    const entry = files[name];
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) fail(`files["${name}"] is not an object`);
+    const fields = entry as Record<string, unknown>;
+    if (typeof fields.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(fields.sha256)) fail(`files["${name}"].sha256 is not 64 hex digits`);
+    for (const field of [required, optional]) {
+      if (field === undefined || (field === optional && fields[field] === undefined)) continue;
+      const n = fields[field];
+      if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) fail(`files["${name}"].${field} is not a whole number`);
+    }
+  };
   for (const kind of ROW_KINDS) {
-    const entry = files[fileOfKind(kind)] as Record<string, unknown> | undefined;
-    if (entry === undefined && ADDED_KINDS.has(kind)) continue;
-    if (!entry || typeof entry !== 'object') fail(`files has no entry for ${fileOfKind(kind)}`);
-    const { sha256, rows } = entry as Record<string, unknown>;
-    if (typeof sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(sha256)) fail(`files["${fileOfKind(kind)}"].sha256 is not 64 hex digits`);
-    if (typeof rows !== 'number' || !Number.isInteger(rows) || rows < 0) fail(`files["${fileOfKind(kind)}"].rows is not a whole number`);
+    if (!Object.hasOwn(files, fileOfKind(kind))) {
+      if (ADDED_KINDS.has(kind)) continue;
+      fail(`files has no entry for ${fileOfKind(kind)}`);
+    }
+    checkEntry(fileOfKind(kind), 'rows', 'bytes');
+    if (Object.hasOwn(files, indexFileOfKind(kind))) checkEntry(indexFileOfKind(kind), 'bytes');
   }
   for (const name of Object.keys(files)) {
-    if (!ROW_KINDS.some((kind) => fileOfKind(kind) === name)) fail(`files names an unknown file ${name}`);
+    if (!ROW_KINDS.some((kind) => fileOfKind(kind) === name || indexFileOfKind(kind) === name)) fail(`files names an unknown file ${name}`);
   }
   return m as unknown as SnapshotManifest;
 }

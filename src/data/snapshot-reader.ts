@@ -12,7 +12,7 @@ import { ROW_KINDS, ROW_SCHEMAS, type RowKind } from '../rows/schemas.js';
 import { ROW_ORDER, ROW_ORDER_TEXT } from '../rows/order.js';
 import { compileSchema } from '../rows/schema.js';
 import {
-  CURRENT_FILE, MANIFEST_FILE, SnapshotError, VERSION_PATTERN, checkManifest, fileEntryOf, fileOfKind, type SnapshotManifest,
+  CURRENT_FILE, MANIFEST_FILE, SnapshotError, VERSION_PATTERN, checkManifest, fileOfKind, rowsEntry, type SnapshotManifest,
 } from './snapshot-format.js';
 
 /**
@@ -55,6 +55,25 @@ export async function readCurrentVersion(root: string): Promise<string> {
  *   before a failure must be discarded by the caller: a failing snapshot is refused whole.
  */
 export async function readSnapshot(dir: string, version: string, sink: RowSink): Promise<SnapshotManifest> {
+  const manifest = await readManifest(dir, version);
+  for (const kind of ROW_KINDS) {
+    const entry = rowsEntry(manifest, kind);
+    // A kind added after this version was built: no file, no rows (ADDED_KINDS).
+    if (entry === undefined) continue;
+    const { sha256, rows } = entry;
+    await readKindRows(join(dir, fileOfKind(kind)), kind, sha256, rows, (row, line) => sink(kind, row, line));
+  }
+  return manifest;
+}
+
+/**
+ * Reads and checks a version's manifest.
+ *
+ * @param dir - the version's folder.
+ * @param version - the version its manifest must name.
+ * @throws SnapshotError naming the manifest and the field at fault.
+ */
+export async function readManifest(dir: string, version: string): Promise<SnapshotManifest> {
   const manifestFile = join(dir, MANIFEST_FILE);
   let parsed: unknown;
   try {
@@ -63,17 +82,19 @@ export async function readSnapshot(dir: string, version: string, sink: RowSink):
     const reason = error instanceof SyntaxError ? `not JSON: ${error.message}` : `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`;
     throw new SnapshotError(manifestFile, reason);
   }
-  const manifest = checkManifest(parsed, manifestFile, version);
-  for (const kind of ROW_KINDS) {
-    const expected = fileEntryOf(manifest, kind);
-    // A kind added after this version was built: no file, no rows (ADDED_KINDS).
-    if (expected === undefined) continue;
-    await readRows(join(dir, fileOfKind(kind)), kind, expected.sha256, expected.rows, sink);
-  }
-  return manifest;
+  return checkManifest(parsed, manifestFile, version);
 }
 
-async function readRows(file: string, kind: RowKind, sha256: string, rows: number, sink: RowSink): Promise<void> {
+/**
+ * Reads and checks one kind's rows (UTF-8, JSON, shape, order, then SHA-256 and count), handing
+ * each to `sink` in file order, as {@link readSnapshot} does for every kind.
+ *
+ * @param file - the kind's NDJSON file.
+ * @param sha256 - its manifest SHA-256.
+ * @param rows - its manifest row count.
+ * @throws SnapshotError naming the file and line of the first failure.
+ */
+export async function readKindRows(file: string, kind: RowKind, sha256: string, rows: number, sink: (row: Record<string, unknown>, line: Uint8Array) => void): Promise<void> {
   const check = compileSchema(ROW_SCHEMAS[kind]);
   const order = ROW_ORDER[kind];
   let previous: Record<string, unknown> | undefined;
@@ -91,15 +112,15 @@ async function readRows(file: string, kind: RowKind, sha256: string, rows: numbe
     const record = row as Record<string, unknown>;
     if (previous && order(previous, record) > 0) throw new SnapshotError(file, `row is out of order (${kind} are ordered by ${ROW_ORDER_TEXT[kind]})`, line);
     previous = record;
-    sink(kind, record, bytes);
+    sink(record, bytes);
   });
 }
 
 /**
  * Streams the lines of an NDJSON file and checks the file's SHA-256 and line count against its
- * manifest entry once it is read. The index reads a file twice (once to check and measure its
- * rows, once to lay them out), and the second read is checked like the first, so the bytes it
- * keeps are the bytes that were checked.
+ * manifest entry once it is read. A version without index files is loaded by reading each file
+ * twice (once to check and measure its rows, once to lay them out), and the second read is
+ * checked like the first, so the bytes it keeps are the bytes that were checked.
  *
  * @param onLine - receives each line without its newline (a view valid during the call) and its
  *   number, from 1; it may throw a SnapshotError to stop.

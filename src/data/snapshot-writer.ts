@@ -13,9 +13,14 @@ import { join } from 'node:path';
 import { ROW_KINDS, type RowKind } from '../rows/schemas.js';
 import { ROW_ORDER } from '../rows/order.js';
 import {
-  CURRENT_FILE, MANIFEST_FILE, SNAPSHOT_FORMAT, VERSION_PATTERN, fileOfKind, type FileEntry, type SnapshotManifest,
+  CURRENT_FILE, MANIFEST_FILE, SNAPSHOT_FORMAT, VERSION_PATTERN, fileOfKind, indexFileOfKind, type FileEntry, type IndexEntry, type SnapshotManifest,
 } from './snapshot-format.js';
-import { readSnapshot } from './snapshot-reader.js';
+import { readManifest } from './snapshot-reader.js';
+import { readIndexFile } from './index-file-reader.js';
+import { writeIndexFile } from './index-file.js';
+import { measureRows } from './row-measure.js';
+import { measureFromSections, measureSections } from './row-index.js';
+import { Turns } from './row-layout.js';
 
 /** What to write. */
 export interface WriteSnapshotOptions {
@@ -36,6 +41,12 @@ export interface WriteSnapshotOptions {
   rows: { [K in RowKind]: Iterable<object> | AsyncIterable<object> };
   /** Whether to point CURRENT at the new version (default true). */
   publish?: boolean;
+  /**
+   * Whether to write each kind's index file (default true). False writes a version as builds
+   * did before index files (docs/api.md §17), which a server loads by reading every row: for
+   * comparisons and tests.
+   */
+  indexes?: boolean;
 }
 
 /**
@@ -66,8 +77,13 @@ export async function writeSnapshot(options: WriteSnapshotOptions): Promise<{ di
   await rm(tempDir, { recursive: true, force: true });
   await mkdir(tempDir);
   try {
-    const files: Record<string, FileEntry> = {};
-    for (const kind of ROW_KINDS) files[fileOfKind(kind)] = await writeRows(join(tempDir, fileOfKind(kind)), options.rows[kind]);
+    const files: Record<string, FileEntry | IndexEntry> = {};
+    for (const kind of ROW_KINDS) {
+      const rows = await writeRows(join(tempDir, fileOfKind(kind)), options.rows[kind]);
+      files[fileOfKind(kind)] = rows;
+      const index = await checkRows(tempDir, kind, rows, options.indexes !== false);
+      if (index !== undefined) files[indexFileOfKind(kind)] = index;
+    }
     const manifest: SnapshotManifest = {
       format: SNAPSHOT_FORMAT,
       version,
@@ -77,7 +93,7 @@ export async function writeSnapshot(options: WriteSnapshotOptions): Promise<{ di
       files,
     };
     await writeFile(join(tempDir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
-    await readSnapshot(tempDir, version, () => {});
+    await readManifest(tempDir, version);
     await rename(tempDir, finalDir);
     if (options.publish !== false) await publishVersion(root, version);
     return { dir: finalDir, manifest };
@@ -99,16 +115,38 @@ export async function publishVersion(root: string, version: string): Promise<voi
   await rename(temp, join(root, CURRENT_FILE));
 }
 
+/**
+ * Checks a kind's rows as written exactly as a server checks a version without index files
+ * (every row's shape and order, the SHA-256 and count: docs/api.md §7), and, when `index`, writes
+ * what the check measured as the kind's index file (docs/api.md §17) and reads that back with
+ * every check a server makes. The index file is what lets a server trust the rows without
+ * parsing them, so it is only ever written from rows that passed those checks.
+ *
+ * @returns the index file's manifest entry, or undefined without one.
+ * @throws SnapshotError naming the file and line of the first row that fails.
+ */
+async function checkRows(dir: string, kind: RowKind, rows: FileEntry, index: boolean): Promise<IndexEntry | undefined> {
+  const rowsFile = join(dir, fileOfKind(kind));
+  const measure = await measureRows(rowsFile, kind, rows);
+  if (!index) return undefined;
+  const file = join(dir, indexFileOfKind(kind));
+  const entry = await writeIndexFile(file, measureSections(measure));
+  await measureFromSections(await readIndexFile(file, entry), rows.rows, (await stat(rowsFile)).size, new Turns());
+  return entry;
+}
+
 async function writeRows(file: string, rows: Iterable<object> | AsyncIterable<object>): Promise<FileEntry> {
   const hash = createHash('sha256');
   const out = createWriteStream(file);
   let count = 0;
+  let bytes = 0;
   let batch: string[] = [];
   const flush = async (): Promise<void> => {
     if (batch.length === 0) return;
     const chunk = Buffer.from(batch.join(''), 'utf8');
     batch = [];
     hash.update(chunk);
+    bytes += chunk.length;
     if (!out.write(chunk)) await once(out, 'drain');
   };
   for await (const row of rows as AsyncIterable<object>) {
@@ -119,7 +157,7 @@ async function writeRows(file: string, rows: Iterable<object> | AsyncIterable<ob
   await flush();
   out.end();
   await once(out, 'finish');
-  return { sha256: hash.digest('hex'), rows: count };
+  return { sha256: hash.digest('hex'), rows: count, bytes };
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -1,5 +1,7 @@
 /**
- * The snapshot is checked whole and a failure names the file and line (docs/api.md §7).
+ * The snapshot is checked whole and a failure names the file and line (docs/api.md §7). These
+ * versions have no index files, so every row is read and checked as it loads; versions with them
+ * are checked in index-load.test.ts.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,7 +17,7 @@ import { createHash } from 'node:crypto';
 async function fixture(t: TestContext): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), 'eqf-snap-'));
   t.after(() => rm(root, { recursive: true, force: true }));
-  await writeFixtureSnapshot(root, 'v1');
+  await writeFixtureSnapshot(root, 'v1', undefined, true, false);
   return root;
 }
 
@@ -27,7 +29,7 @@ async function rewrite(root: string, name: string, edit: (text: string) => strin
   if (!fixManifest) return;
   const manifestFile = join(root, 'v1', 'manifest.json');
   const manifest = JSON.parse(await readFile(manifestFile, 'utf8'));
-  manifest.files[name] = { sha256: createHash('sha256').update(text).digest('hex'), rows: text.split('\n').length - 1 };
+  manifest.files[name] = { sha256: createHash('sha256').update(text).digest('hex'), rows: text.split('\n').length - 1, bytes: Buffer.byteLength(text) };
   await writeFile(manifestFile, JSON.stringify(manifest));
 }
 
@@ -132,6 +134,7 @@ test('invalid UTF-8 is refused', async (t) => {
   const manifestFile = join(root, 'v1', 'manifest.json');
   const manifest = JSON.parse(await readFile(manifestFile, 'utf8'));
   manifest.files['reports.ndjson'].sha256 = createHash('sha256').update(broken).digest('hex');
+  manifest.files['reports.ndjson'].bytes = broken.length;
   await writeFile(manifestFile, JSON.stringify(manifest));
   assert.match(await refusal(root), /reports\.ndjson:1: not valid UTF-8/);
 });

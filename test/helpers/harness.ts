@@ -39,11 +39,14 @@ export class ManualClock {
   advance(ms: number): void { this.ms += ms; }
 }
 
-/** Writes the fixture snapshot (or given rows) as `version` under `root`, and publishes it unless told not to. */
-export async function writeFixtureSnapshot(root: string, version: string, rows: Partial<Record<RowKind, object[]>> = fixtureRows(), publish = true): Promise<void> {
+/**
+ * Writes the fixture snapshot (or given rows) as `version` under `root`, and publishes it unless
+ * told not to; with index files unless `indexes` is false (a version as built before them).
+ */
+export async function writeFixtureSnapshot(root: string, version: string, rows: Partial<Record<RowKind, object[]>> = fixtureRows(), publish = true, indexes = true): Promise<void> {
   const sorted = {} as Record<RowKind, object[]>;
   for (const kind of ROW_KINDS) sorted[kind] = sortRows(kind, rows[kind] ?? []);
-  await writeSnapshot({ root, version, dataThrough: '2025-05-03', build: { fixture: true }, rows: sorted, publish });
+  await writeSnapshot({ root, version, createdAt: '2026-11-21T00:00:00.000Z', dataThrough: '2025-05-03', build: { fixture: true }, rows: sorted, publish, indexes });
 }
 
 export interface Harness {

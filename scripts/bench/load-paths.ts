@@ -1,0 +1,112 @@
+/**
+ * `tsx scripts/bench/load-paths.ts --snapshot DIR [--rounds 3]`
+ *
+ * Start to ready of `serve` on one generated snapshot (`DIR` as written by
+ * `scripts/gen-snapshot.ts --out DIR`), loaded from its index files and loaded the old way (the
+ * same rows without index files, hard-linked beside it in `DIR/snapshots-unindexed`), in
+ * alternating rounds: the time from spawning the compiled server (`npm run build` first) to its
+ * first `/readyz` 200, and its peak RSS (VmHWM from /proc/PID/status, Node's own baseline
+ * included) against the size of the NDJSON files. Then the cost of the SHA-256 check alone: every
+ * file of the version hashed in this process. The page cache is warm after the first round.
+ * Prints one JSON line per run and a summary; asserts nothing (docs/api.md §17).
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { link, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { request } from 'undici';
+import { startServer } from './processes.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const { values } = parseArgs({ options: { snapshot: { type: 'string' }, rounds: { type: 'string', default: '3' } } });
+if (values.snapshot === undefined) throw new Error('usage: tsx scripts/bench/load-paths.ts --snapshot DIR [--rounds 3]');
+const indexed = join(values.snapshot, 'snapshots');
+const unindexed = join(values.snapshot, 'snapshots-unindexed');
+const version = (await readFile(join(indexed, 'CURRENT'), 'utf8')).trim();
+const versionDir = join(indexed, version);
+
+/** The version without its index files: the rows hard-linked, the manifest without their entries. */
+async function makeUnindexed(): Promise<void> {
+  const dir = join(unindexed, version);
+  await mkdir(dir, { recursive: true });
+  const manifest = JSON.parse(await readFile(join(versionDir, 'manifest.json'), 'utf8')) as { files: Record<string, unknown> };
+  for (const name of Object.keys(manifest.files)) {
+    if (name.endsWith('.index')) delete manifest.files[name];
+    else await link(join(versionDir, name), join(dir, name)).catch((error: NodeJS.ErrnoException) => { if (error.code !== 'EEXIST') throw error; });
+  }
+  await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
+  await writeFile(join(unindexed, 'CURRENT'), `${version}\n`);
+}
+
+async function ndjsonBytes(): Promise<number> {
+  let total = 0;
+  for (const name of await readdir(versionDir)) if (name.endsWith('.ndjson')) total += (await stat(join(versionDir, name))).size;
+  return total;
+}
+
+/** Spawn to first /readyz 200, the CPU time the process took to get there (every thread, in s: less noisy than the wall time on a busy machine), and the peak RSS then. */
+async function startToReady(snapshotsDir: string): Promise<{ seconds: number; cpuSeconds: number; peakRssBytes: number }> {
+  const started = performance.now();
+  const server = await startServer([join(ROOT, 'dist/cli/main.js'), 'serve', '--port', '0', '--host', '127.0.0.1', '--snapshots', snapshotsDir,
+    '--keys', join(ROOT, 'keys.demo.json'), '--access-log', 'off'], 600_000);
+  try {
+    for (;;) {
+      const response = await request(`${server.url}/readyz`);
+      await response.body.dump();
+      if (response.statusCode === 200) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const status = await readFile(`/proc/${server.child.pid}/status`, 'utf8');
+    // /proc/PID/stat: utime and stime are the 14th and 15th fields, in clock ticks (100 a second on Linux).
+    const fields = (await readFile(`/proc/${server.child.pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+    const cpuSeconds = (Number(fields[11]) + Number(fields[12])) / 100;
+    return { seconds, cpuSeconds, peakRssBytes: Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) * 1024 };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Seconds to hash every file of the version, as a load does (64 KiB reads for rows, whole sections for index files: a stream here). */
+async function hashSeconds(withIndexes: boolean): Promise<{ seconds: number; cpuSeconds: number }> {
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  for (const name of await readdir(versionDir)) {
+    if (!name.endsWith('.ndjson') && !(withIndexes && name.endsWith('.index'))) continue;
+    const hash = createHash('sha256');
+    for await (const chunk of createReadStream(join(versionDir, name), { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
+    hash.digest();
+  }
+  const used = process.cpuUsage(cpu);
+  return { seconds: (performance.now() - started) / 1000, cpuSeconds: (used.user + used.system) / 1e6 };
+}
+
+await makeUnindexed();
+const rowsBytes = await ndjsonBytes();
+const runs: { path: 'indexed' | 'unindexed'; seconds: number; cpuSeconds: number; peakRssBytes: number }[] = [];
+for (let round = 0; round < Number(values.rounds); round++) {
+  const order = round % 2 === 0 ? (['unindexed', 'indexed'] as const) : (['indexed', 'unindexed'] as const);
+  for (const path of order) {
+    const run = { path, ...await startToReady(path === 'indexed' ? indexed : unindexed) };
+    runs.push(run);
+    console.log(JSON.stringify({ round, ...run, peakRssPerNdjson: run.peakRssBytes / rowsBytes }));
+  }
+}
+const hashes: { seconds: number; cpuSeconds: number }[] = [];
+for (let round = 0; round < Number(values.rounds); round++) hashes.push(await hashSeconds(true));
+
+const range = (numbers: number[], digits: number): string => {
+  const sorted = [...numbers].sort((a, b) => a - b);
+  return `${sorted[sorted.length >> 1]!.toFixed(digits)} (${sorted[0]!.toFixed(digits)}-${sorted[sorted.length - 1]!.toFixed(digits)})`;
+};
+const summary: Record<string, string> = { version, ndjsonMiB: (rowsBytes / 2 ** 20).toFixed(0) };
+for (const path of ['unindexed', 'indexed'] as const) {
+  const mine = runs.filter((run) => run.path === path);
+  summary[`${path} start to ready, s`] = range(mine.map((run) => run.seconds), 2);
+  summary[`${path} CPU to ready, s`] = range(mine.map((run) => run.cpuSeconds), 2);
+  summary[`${path} peak RSS / NDJSON`] = range(mine.map((run) => run.peakRssBytes / rowsBytes), 2);
+}
+summary['SHA-256 of every file, s'] = range(hashes.map((hash) => hash.seconds), 2);
+summary['SHA-256 of every file, CPU s'] = range(hashes.map((hash) => hash.cpuSeconds), 2);
+console.log(JSON.stringify(summary, null, 2));

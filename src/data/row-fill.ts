@@ -1,0 +1,104 @@
+/**
+ * Fills a planned layout with a kind's rows, each row's newline replaced by the comma that
+ * separates rows in a page. Two ways: from a file whose index gave the measure, read once in
+ * large pieces, each row copied to its place as its bytes go by; or, for a version without index
+ * files, by reading the lines again after the rows were checked (docs/api.md §7, §17). Either
+ * way the file's SHA-256 is computed from the bytes read and compared with the manifest's before
+ * the rows are used.
+ */
+import { createHash } from 'node:crypto';
+import type { FileHandle } from 'node:fs/promises';
+import { WRITTEN_FIELD, type RowKind } from '../rows/schemas.js';
+import type { RowLayout } from './row-layout.js';
+import { isFactsCut, memberOpening, type RowMeasure } from './row-measure.js';
+import { readLines } from './snapshot-reader.js';
+import { SnapshotError } from './snapshot-format.js';
+
+const NEWLINE = 0x0a;
+const COMMA = 0x2c;
+
+/**
+ * Bytes read at a time: large enough that reads cost little per byte, small enough that a
+ * reload delays requests by about a millisecond per piece (its hash and its rows' copies).
+ */
+const READ_BYTES = 1 << 20;
+
+/**
+ * Reads the rows a second time (the old way: the first read checked and measured them) and
+ * copies each to its place.
+ *
+ * @throws SnapshotError when the file changed since it was checked.
+ */
+export async function fillFromLines(file: string, sha256: string, m: RowMeasure, layout: RowLayout): Promise<void> {
+  const { chunks, chunkOf, starts } = layout;
+  await readLines(file, sha256, m.rows, (line, number) => {
+    const row = number - 1;
+    if (line.length !== m.lengths[row]) throw new SnapshotError(file, 'changed while it was read', number);
+    const chunk = chunks[chunkOf === null ? 0 : chunkOf[row]!]!;
+    const at = starts[row]!;
+    line.copy(chunk, at);
+    chunk[at + line.length] = COMMA;
+  });
+}
+
+/**
+ * Reads the rows once, in pieces of {@link READ_BYTES}, the next piece read while this one is
+ * hashed and its rows (or the parts of them in it) are copied to their places. A row must end
+ * with a newline where its length says, and a facts end must be at the opening of the kind's
+ * written field: otherwise the index does not describe these rows, and the file is refused.
+ * (Hashing on a worker thread, from the same pieces in shared memory, took more CPU in all and
+ * was no faster on two busy cores: docs/performance-notes.md.)
+ *
+ * @param handle - the rows' file, open for reading; its size was checked against the measure.
+ * @param file - its path, for messages.
+ * @param sha256 - the manifest's SHA-256 of the file.
+ * @throws SnapshotError naming the file and line of the first row that does not match, or the
+ *   SHA-256 that differs.
+ */
+export async function fillFromFile(handle: FileHandle, file: string, sha256: string, kind: RowKind, m: RowMeasure, layout: RowLayout): Promise<void> {
+  const { chunks, chunkOf, starts } = layout;
+  const { lengths, factsEnds } = m;
+  const opening = memberOpening(WRITTEN_FIELD[kind]);
+  const hash = createHash('sha256');
+  const pieces = [Buffer.allocUnsafeSlow(READ_BYTES), Buffer.allocUnsafeSlow(READ_BYTES)];
+  let reading = handle.read(pieces[0]!, 0, READ_BYTES, 0);
+  let row = 0;
+  let done = 0; // bytes of `row` (its newline included) copied so far
+  let position = 0;
+  try {
+    for (let which = 0; ; which ^= 1) {
+      const { bytesRead } = await reading;
+      if (bytesRead === 0) break;
+      position += bytesRead;
+      reading = handle.read(pieces[which ^ 1]!, 0, READ_BYTES, position);
+      const piece = pieces[which]!;
+      hash.update(piece.subarray(0, bytesRead));
+      let at = 0;
+      while (at < bytesRead) {
+        if (row === m.rows) throw new SnapshotError(file, 'holds bytes after its last row');
+        const length = lengths[row]!;
+        const chunk = chunks[chunkOf === null ? 0 : chunkOf[row]!]!;
+        const start = starts[row]!;
+        const take = Math.min(length + 1 - done, bytesRead - at);
+        piece.copy(chunk, start + done, at, at + take);
+        at += take;
+        done += take;
+        if (done <= length) continue;
+        if (chunk[start + length] !== NEWLINE) throw new SnapshotError(file, `row does not end where its index says (byte ${length + 1} is not a newline)`, row + 1);
+        chunk[start + length] = COMMA;
+        const facts = factsEnds[row]!;
+        if (facts >= 0 && !isFactsCut(chunk, start, length, facts, opening)) {
+          throw new SnapshotError(file, `its index says the row's ${WRITTEN_FIELD[kind]} starts at byte ${facts + 1}, where it does not`, row + 1);
+        }
+        row++;
+        done = 0;
+      }
+    }
+  } finally {
+    // A read still in flight finishes before the file is closed.
+    await reading.catch(() => undefined);
+  }
+  if (row !== m.rows || done !== 0) throw new SnapshotError(file, `holds ${row} whole rows, its index says ${m.rows}`);
+  const digest = hash.digest('hex');
+  if (digest !== sha256) throw new SnapshotError(file, `sha256 is ${digest}, manifest says ${sha256}`);
+}

@@ -1,0 +1,141 @@
+/**
+ * Versions with index files load without parsing their rows (docs/api.md §17), and are refused
+ * whole when any file differs from its manifest entry or an index file does not describe its
+ * rows; a version without them, or with a manifest that does not name them, loads the old way.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestContext } from 'node:test';
+import { loadSnapshot, type SnapshotIndex } from '../../src/data/snapshot-index.js';
+import { pageBytes, type Variant } from '../../src/data/page.js';
+import type { IndexSection } from '../../src/data/index-file.js';
+import { ROW_SECTIONS } from '../../src/data/row-index.js';
+import { SnapshotError } from '../../src/data/snapshot-format.js';
+import { ROW_KINDS } from '../../src/rows/schemas.js';
+import { writeFixtureSnapshot } from '../helpers/harness.js';
+import { editFile, editIndexSections, readManifestJson } from '../helpers/snapshot-files.js';
+import { richFixtureRows } from '../fixtures/rows.js';
+
+async function version(t: TestContext, indexes = true): Promise<{ root: string; dir: string }> {
+  const root = await mkdtemp(join(tmpdir(), 'eqf-index-load-'));
+  t.after(() => rm(root, { recursive: true, force: true }));
+  await writeFixtureSnapshot(root, 'v1', richFixtureRows(), true, indexes);
+  return { root, dir: join(root, 'v1') };
+}
+
+async function refusal(root: string): Promise<string> {
+  const error = await loadSnapshot(root).then(() => undefined, (e: unknown) => e);
+  assert.ok(error instanceof SnapshotError, `expected a SnapshotError, got ${String(error)}`);
+  return error.message;
+}
+
+/** Every page of every list a request can name, in both variants, at a few page sizes. */
+function everyPage(snapshot: SnapshotIndex): string[] {
+  const out: string[] = [];
+  const keys = ['AAPL', 'GOOG', 'GOOGL', 'MSFT', 'NVDA', 'TSLA', 'BRK-B', 'ZZZZ', '0001045810', '0001061165', 'NONE'];
+  for (const kind of ROW_KINDS) {
+    for (const key of [null, ...keys]) {
+      const list = snapshot.list(kind, key);
+      for (const size of [1, 3, 7, 100]) {
+        for (const variant of ['full', 'facts'] as Variant[]) {
+          for (let at = 0; at < list.length; at += size) out.push(`${kind} ${key} ${variant} ${at}: ${pageBytes(list, variant, at, Math.min(size, list.length - at)).toString()}`);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+test('a version with index files gives the same rows, lists and pages as the same version without', async (t) => {
+  const withIndexes = await loadSnapshot((await version(t, true)).root);
+  const without = await loadSnapshot((await version(t, false)).root);
+  assert.deepEqual(withIndexes.rowCounts, without.rowCounts);
+  assert.equal(withIndexes.tag, without.tag, 'list ETags depend on the rows alone');
+  assert.deepEqual(everyPage(withIndexes), everyPage(without));
+});
+
+test('the manifest names every index file with its SHA-256 and size, and the rows\' files with their size', async (t) => {
+  const { dir } = await version(t);
+  const { files } = await readManifestJson(dir);
+  for (const kind of ROW_KINDS) {
+    assert.match(files[`${kind}.index`]!.sha256, /^[0-9a-f]{64}$/);
+    assert.ok(files[`${kind}.index`]!.bytes! > 0);
+    assert.ok(Number.isInteger(files[`${kind}.ndjson`]!.bytes) && Number.isInteger(files[`${kind}.ndjson`]!.rows));
+  }
+});
+
+test('an index file changed on disk, or rows changed on disk, is refused by its SHA-256', async (t) => {
+  const { root, dir } = await version(t);
+  await editFile(dir, 'filings.index', (bytes) => { bytes[bytes.length - 9]! ^= 1; return bytes; }, false);
+  assert.match(await refusal(root), /v1\/filings\.index: sha256 is [0-9a-f]{64}, manifest says/);
+  const other = await version(t);
+  await editFile(other.dir, 'filings.ndjson', (bytes) => { bytes[10]! ^= 1; return bytes; }, false);
+  assert.match(await refusal(other.root), /v1\/filings\.ndjson: sha256 is [0-9a-f]{64}, manifest says/);
+  await editFile(other.dir, 'filings.ndjson', (bytes) => Buffer.concat([bytes, Buffer.from('{}\n')]), false);
+  assert.match(await refusal(other.root), /v1\/filings\.ndjson: is \d+ bytes, manifest says \d+/);
+});
+
+/** Damages of an index file whose manifest entry was made to match: each is refused by what it says. */
+const WRONG_CONTENT: [string, (sections: Map<string, IndexSection>) => void, RegExp][] = [
+  ['a row one byte longer', (s) => { (s.get(ROW_SECTIONS.lengths)!.values as Uint32Array)[0]! += 1; }, /filings\.index: row lengths and newlines add up to/],
+  ['two rows whose lengths still add up', (s) => {
+    const lengths = s.get(ROW_SECTIONS.lengths)!.values as Uint32Array;
+    lengths[0]! += 1;
+    lengths[1]! -= 1;
+  }, /filings\.ndjson:1: row does not end where its index says/],
+  ['a group never seen', (s) => { (s.get(ROW_SECTIONS.groups)!.values as Int32Array)[3] = 99; }, /filings\.index: row 4: group 99 is not one seen before/],
+  ['order keys out of order', (s) => { (s.get(ROW_SECTIONS.orderKeys)!.values as Uint8Array)[0] = 1; }, /filings\.index: row 2: order key sorts before the row before it/],
+  ['a written field that does not start where it says', (s) => { (s.get(ROW_SECTIONS.factsEnds)!.values as Int32Array)[0]! -= 1; }, /filings\.ndjson:1: its index says the row's summary starts at byte/],
+  ['a section missing', (s) => { s.delete(ROW_SECTIONS.orderEnds); }, /filings\.index: has no section order\.ends/],
+  ['a section of another type', (s) => {
+    const groups = s.get(ROW_SECTIONS.groups)!;
+    s.set(ROW_SECTIONS.groups, { ...groups, type: 'u32', values: new Uint32Array(groups.values.buffer.slice(0)) });
+  }, /filings\.index: section lists\.groups is u32, expected i32/],
+  ['a row fewer', (s) => {
+    const lengths = s.get(ROW_SECTIONS.lengths)!;
+    s.set(ROW_SECTIONS.lengths, { ...lengths, values: lengths.values.slice(1) });
+  }, /filings\.index: section rows\.lengths has \d+ values, manifest says \d+ rows/],
+  ['group keys that are not JSON', (s) => { s.set(ROW_SECTIONS.groupKeys, { name: ROW_SECTIONS.groupKeys, type: 'utf8', values: Buffer.from('[["A"]') }); }, /lists\.group_keys is not JSON/],
+];
+
+for (const [what, edit, message] of WRONG_CONTENT) {
+  test(`an index file with the right SHA-256 but wrong content is refused: ${what}`, async (t) => {
+    const { root, dir } = await version(t);
+    await editIndexSections(dir, 'filings.index', edit);
+    assert.match(await refusal(root), message);
+  });
+}
+
+test('a manifest that names no index file loads the rows the old way; one that names a missing or unknown file is refused', async (t) => {
+  const { root, dir } = await version(t);
+  const expected = everyPage(await loadSnapshot(root));
+  const manifest = await readManifestJson(dir);
+  const { ['filings.index']: _dropped, ...rest } = manifest.files;
+  await writeFile(join(dir, 'manifest.json'), JSON.stringify({ ...manifest, files: rest }));
+  assert.deepEqual(everyPage(await loadSnapshot(root)), expected, 'filings read and checked row by row, the rest from their index files');
+  await writeFile(join(dir, 'manifest.json'), JSON.stringify({ ...manifest, files: { ...manifest.files, 'filings.index': { sha256: manifest.files['filings.index']!.sha256 } } }));
+  assert.match(await refusal(root), /files\["filings\.index"\]\.bytes is not a whole number/);
+  await writeFile(join(dir, 'manifest.json'), JSON.stringify({ ...manifest, files: { ...manifest.files, 'extra.index': manifest.files['filings.index'] } }));
+  assert.match(await refusal(root), /files names an unknown file extra\.index/);
+  await rm(join(dir, 'filings.index'));
+  await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
+  assert.match(await refusal(root), /filings\.index: cannot read: ENOENT/);
+});
+
+test('rows larger than the split size are held in several chunks, a row never split, and serve the same pages', async (t) => {
+  const { root } = await version(t);
+  const whole = await loadSnapshot(root);
+  const split = await loadSnapshot(root, undefined, { splitBytes: 2_000 });
+  const table = split.list('filings', null).table;
+  assert.ok(table.chunks.length > 10, `${table.chunks.length} chunks`);
+  assert.ok(table.chunks.every((chunk) => chunk.length <= 2_000));
+  assert.equal(whole.list('filings', null).table.chunks.length, 1);
+  assert.deepEqual(everyPage(split), everyPage(whole));
+  const tiny = await loadSnapshot(root, undefined, { splitBytes: 1 });
+  assert.equal(tiny.list('filings', null).table.chunks.length, tiny.rowCounts.filings, 'a row longer than the split size has a chunk of its own');
+  assert.deepEqual(everyPage(tiny), everyPage(whole));
+  await assert.rejects(loadSnapshot(root, undefined, { splitBytes: 0 }), /splitBytes must be a whole number of bytes from 1 to 1073741824/);
+});
