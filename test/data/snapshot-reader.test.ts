@@ -12,6 +12,7 @@ import type { TestContext } from 'node:test';
 import { loadSnapshot } from '../../src/data/snapshot-index.js';
 import { SnapshotError } from '../../src/data/snapshot-format.js';
 import { writeFixtureSnapshot } from '../helpers/harness.js';
+import { asBuiltBefore } from '../helpers/older-version.js';
 import { createHash } from 'node:crypto';
 
 async function fixture(t: TestContext): Promise<string> {
@@ -46,21 +47,12 @@ test('a valid snapshot loads with its row counts', async (t) => {
   assert.deepEqual(snapshot.rowCounts, { reports: 3, insiders: 3, whales: 2, earnings: 3, filings: 27, 'insider-transactions': 9, financials: 7, holders: 4 });
 });
 
-/** Makes v1 look like a version written before a kind existed: its file and manifest entry gone. */
-async function withoutKindFile(root: string, name: string): Promise<void> {
-  await rm(join(root, 'v1', name));
-  const manifestFile = join(root, 'v1', 'manifest.json');
-  const manifest = JSON.parse(await readFile(manifestFile, 'utf8'));
-  delete manifest.files[name];
-  await writeFile(manifestFile, JSON.stringify(manifest));
-}
-
 test('a version written before the added kinds existed (no file, no manifest entry) loads with 0 rows of each', async (t) => {
   const root = await fixture(t);
   const whole = await loadSnapshot(root);
-  await withoutKindFile(root, 'financials.ndjson');
-  await withoutKindFile(root, 'insider-transactions.ndjson');
-  await withoutKindFile(root, 'holders.ndjson');
+  await asBuiltBefore(join(root, 'v1'), 'financials');
+  await asBuiltBefore(join(root, 'v1'), 'insider-transactions');
+  await asBuiltBefore(join(root, 'v1'), 'holders');
   const old = await loadSnapshot(root);
   assert.deepEqual(old.rowCounts, { reports: 3, insiders: 3, whales: 2, earnings: 3, filings: 27, 'insider-transactions': 0, financials: 0, holders: 0 });
   for (const kind of ['financials', 'insider-transactions', 'holders'] as const) {
@@ -73,7 +65,7 @@ test('a version written before the added kinds existed (no file, no manifest ent
 
 test('only a kind added later may be missing: a manifest without filings.ndjson is refused, and a financials entry that is present is checked', async (t) => {
   const root = await fixture(t);
-  await withoutKindFile(root, 'filings.ndjson');
+  await asBuiltBefore(join(root, 'v1'), 'filings');
   assert.match(await refusal(root), /manifest\.json: files has no entry for filings\.ndjson/);
   const other = await fixture(t);
   await rewrite(other, 'financials.ndjson', (text) => text.replace(/\n$/, '\n{"type":"financials"}\n'), true);
@@ -146,6 +138,6 @@ test('a kind of the first version is still required, and an added kind\'s file i
   await rewrite(root, 'insider-transactions.ndjson', (text) => text.replace('"code":"s"', '"code":"S"').replace('Doe Jane', 'Doe Jone'), false);
   assert.match(await refusal(root), /insider-transactions\.ndjson: sha256 is [0-9a-f]{64}, manifest says/);
   const other = await fixture(t);
-  await withoutKindFile(other, 'whales.ndjson');
+  await asBuiltBefore(join(other, 'v1'), 'whales');
   assert.match(await refusal(other), /manifest\.json: files has no entry for whales\.ndjson/);
 });

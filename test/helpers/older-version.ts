@@ -4,12 +4,12 @@
  */
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileOfKind, MANIFEST_FILE } from '../../src/data/snapshot-format.js';
+import { fileOfKind, indexFileOfKind, MANIFEST_FILE } from '../../src/data/snapshot-format.js';
 import type { RowKind } from '../../src/rows/schemas.js';
 
 /**
- * Turns a written version into one built before `kind`: its file is deleted and its manifest
- * entry removed (the manifest is rewritten as the builder writes it).
+ * Turns a written version into one built before `kind`: its rows' file and index file are deleted
+ * and their manifest entries removed (the manifest is rewritten as the builder writes it).
  *
  * @param dir - the version's folder.
  */
@@ -17,6 +17,8 @@ export async function asBuiltBefore(dir: string, kind: RowKind): Promise<void> {
   const manifestFile = join(dir, MANIFEST_FILE);
   const manifest = JSON.parse(await readFile(manifestFile, 'utf8'));
   delete manifest.files[fileOfKind(kind)];
+  delete manifest.files[indexFileOfKind(kind)];
   await writeFile(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
   await rm(join(dir, fileOfKind(kind)));
+  await rm(join(dir, indexFileOfKind(kind)), { force: true });
 }
