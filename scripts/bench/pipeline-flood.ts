@@ -6,16 +6,19 @@
  *
  * ```sh
  * npm run build
- * npx tsx scripts/bench/pipeline-flood.ts                     # 3 rounds, 100 connections × 3,000 GET /api/v1/openapi.json (226 KB each)
- * npx tsx scripts/bench/pipeline-flood.ts --variant data      # the same with a keyless data endpoint (401 answers)
+ * npx tsx scripts/bench/pipeline-flood.ts                  # 3 rounds: 100 connections × 3,000 GET /api/v1/openapi.json (226 KB)
+ * npx tsx scripts/bench/pipeline-flood.ts --variant data   # the same with a keyless data endpoint (401 answers)
+ * npx tsx scripts/bench/pipeline-flood.ts --attackers 0    # control: the probes alone, to see what the machine itself does
  * npx tsx scripts/bench/pipeline-flood.ts --rounds 1 --cpu-prof /tmp/prof   # the server writes a .cpuprofile there
- * npx tsx scripts/bench/pipeline-flood.ts --dist ../before/dist                # another build (a worktree of an older commit)
+ * npx tsx scripts/bench/pipeline-flood.ts --dist ../before/dist             # another build (a worktree of an older commit)
  * ```
  *
- * Options: `--rounds N` (3), `--variant heavy|data` (heavy), `--attackers N` (100), `--requests N`
- * per connection (3,000), `--seconds N` of probing (20; the attack starts 1 s in), `--cpu-prof DIR`,
- * `--dist DIR` (the build to serve, `dist`), `--serve ARG…` (the rest is passed to `serve`). Prints a line per round and a JSON line of every
- * round last. Linux only (/proc).
+ * Options: `--rounds N` (3), `--variant heavy|data` (heavy), `--attackers N` (100; 0 for a
+ * control round), `--requests N` per connection (3,000), `--seconds N` of probing (20; the attack
+ * starts 1 s in), `--cpu-prof DIR`, `--dist DIR` (the build to serve, `dist`), `--serve ARG…` (the
+ * rest is passed to `serve`). Prints a line per round, then a JSON line of every round. Linux only
+ * (/proc). The probes share the machine with the server: on a busy one, each probe's own delay
+ * and the server's are mixed, so compare builds in alternating rounds (`--dist`).
  */
 import { readFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
@@ -51,6 +54,8 @@ interface Round {
   busy: number;
   /** The slowest probe, ms: how long the server's event loop was held at most, give or take a round trip. */
   slowestProbeMs: number;
+  /** CPU time the server used during the round (user and system), ms, in steps of a clock tick (10 ms). */
+  serverCpuMs: number;
   /** VmRSS, MiB: just before the attack, the most during the round, at its end. */
   rssBaselineMiB: number;
   rssPeakMiB: number;
@@ -73,8 +78,10 @@ function parseArgs(argv: readonly string[]): Options {
     } else if (name === '--cpu-prof') options.cpuProf = value;
     else if (name === '--dist') options.dist = value;
     else if (name === '--rounds' || name === '--attackers' || name === '--requests' || name === '--seconds') {
+      // --attackers 0 is the control: the same probes and server with no attack.
       const n = Number(value);
-      if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${name} must be a positive integer`);
+      const least = name === '--attackers' ? 0 : 1;
+      if (!Number.isSafeInteger(n) || n < least) throw new Error(`${name} must be a whole number from ${least}`);
       options[name.slice(2) as 'rounds' | 'attackers' | 'requests' | 'seconds'] = n;
     } else throw new Error(`unknown option ${name}`);
   }
@@ -86,6 +93,14 @@ async function rssMiB(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   const kib = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1]);
   return kib / 1024;
+}
+
+/** CPU time a process has used so far (user and system), ms: fields 14 and 15 of /proc/PID/stat, in clock ticks of 10 ms. */
+async function cpuMs(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  // The fields after the command name, which is in parentheses and may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** Opens `count` connections that each write `requests` pipelined GETs of `path` and read nothing. */
@@ -109,7 +124,7 @@ async function round(n: number, options: Options): Promise<Round> {
   const pid = served.child.pid!;
   const url = new URL(served.url);
   const agent = new Agent({ connections: 8 });
-  const result: Round = { round: n, openapi: {}, data: {}, busy: 0, slowestProbeMs: 0, rssBaselineMiB: 0, rssPeakMiB: 0, rssAfterMiB: 0 };
+  const result: Round = { round: n, openapi: {}, data: {}, busy: 0, slowestProbeMs: 0, serverCpuMs: 0, rssBaselineMiB: 0, rssPeakMiB: 0, rssAfterMiB: 0 };
   const probe = async (counts: Record<string, number>, path: string, headers: Record<string, string>): Promise<void> => {
     const sent = performance.now();
     try {
@@ -129,6 +144,7 @@ async function round(n: number, options: Options): Promise<Round> {
     const probes: Promise<void>[] = [];
     let tick = 0;
     result.rssBaselineMiB = await rssMiB(pid);
+    const cpuBefore = await cpuMs(pid);
     let attacked = false;
     await new Promise<void>((resolve) => {
       const timer = setInterval(() => {
@@ -148,6 +164,7 @@ async function round(n: number, options: Options): Promise<Round> {
     });
     await Promise.all(probes);
     result.rssAfterMiB = await rssMiB(pid);
+    result.serverCpuMs = (await cpuMs(pid)) - cpuBefore;
     result.rssPeakMiB = Math.max(result.rssPeakMiB, result.rssAfterMiB);
   } finally {
     for (const socket of sockets) socket.destroy();
@@ -164,6 +181,6 @@ for (let n = 1; n <= options.rounds; n++) {
   const r = await round(n, options);
   rounds.push(r);
   const mib = (x: number): string => x.toFixed(0);
-  console.log(`round ${n}: 503 × ${r.busy}; slowest probe ${r.slowestProbeMs.toFixed(0)} ms; openapi ${JSON.stringify(r.openapi)} data ${JSON.stringify(r.data)}; RSS MiB baseline ${mib(r.rssBaselineMiB)} peak ${mib(r.rssPeakMiB)} after ${mib(r.rssAfterMiB)}`);
+  console.log(`round ${n}: 503 × ${r.busy}; slowest probe ${r.slowestProbeMs.toFixed(0)} ms; server CPU ${r.serverCpuMs} ms; openapi ${JSON.stringify(r.openapi)} data ${JSON.stringify(r.data)}; RSS MiB baseline ${mib(r.rssBaselineMiB)} peak ${mib(r.rssPeakMiB)} after ${mib(r.rssAfterMiB)}`);
 }
 console.log(JSON.stringify({ variant: options.variant, attackers: options.attackers, requests: options.requests, rounds }));
