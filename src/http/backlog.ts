@@ -15,7 +15,10 @@
  * A connection that is closed has nothing more parsed: Node would parse the rest of the read it
  * is in, hand each request to the server, and on close abort each with an error whose stack it
  * formats. A hundred connections closed this way with 1,300 requests each in their read held the
- * event loop for 0.7 s (long enough to open the breaker) and 250 MB.
+ * event loop for 0.7 s (long enough to open the breaker) and 250 MB. What a client that reads
+ * nothing costs is so bounded: its waiting requests (at most {@link MAX_WAITING_REQUESTS}, plus
+ * the one that closes it), those whose answers are queued under the mark, and unsent bytes up to
+ * the mark plus the answer that crossed it.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
