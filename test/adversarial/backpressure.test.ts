@@ -16,6 +16,7 @@ import { KEY_RECORDS, ManualClock, writeFixtureSnapshot } from '../helpers/harne
 import { get, rawConnect, readUntilClosed } from '../helpers/raw-http.js';
 import { requestsSeen } from '../helpers/requests-seen.js';
 import { writeKeysFile } from '../../src/keys/keys-command.js';
+import { MAX_WAITING_REQUESTS } from '../../src/http/backlog.js';
 import { listen, type ListenOptions, type RunningServer } from '../../src/server.js';
 
 /** The real server with the real load sampler (sampled by hand) and a manual clock. */
@@ -92,6 +93,26 @@ test('a connection with more than 100 requests waiting behind answers its client
   await new Promise((resolve) => setImmediate(resolve));
   assert.equal(running.handler.inFlight(), 0, 'nothing is held once it is closed');
   assert.ok(logs.some((line) => /over 100 requests waiting/.test(line)), logs.join('\n'));
+});
+
+test('a connection closed for too many waiting requests has none of the rest of what it sent parsed', { timeout: 60_000 }, async (t) => {
+  // Node parses a whole read (64 KiB: 1,300 of these requests) before it looks at the socket
+  // again; each request it parses is held, and on close aborted with an error and its stack:
+  // 100 such connections held the event loop for most of a second and 250 MB.
+  const { running } = await start(t, { unsentHighWaterBytes: 1, sendTimeoutMs: 3_600_000 });
+  const serverSide = nextServerSide(running);
+  let received = 0;
+  const count = (): void => { received++; };
+  running.server.on('request', count);
+  t.after(() => running.server.off('request', count));
+  const socket = await nonReader(running.url, '/api/v1/openapi.json', 3_000);
+  t.after(() => socket.destroy());
+  await (await serverSide).closed;
+  await new Promise((resolve) => setImmediate(resolve));
+  // Answered at once: the first, and the next queued behind it while the kernel took the first
+  // whole; then 100 waiting, and the one that closed the connection.
+  assert.ok(received <= MAX_WAITING_REQUESTS + 3, `${received} requests received on the closed connection`);
+  assert.equal(running.handler.inFlight(), 0);
 });
 
 test('a client that reads gets every pipelined answer in order, whole, with a high-water mark of 1 byte', async (t) => {
