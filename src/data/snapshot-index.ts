@@ -19,6 +19,7 @@ import { readCurrentVersion, readLines, readSnapshot } from './snapshot-reader.j
 import { FACTS_APART, FACTS_ARE_FULL, makeList, type RowList, type RowTable } from './page.js';
 import { ORDER_KEY_PARTS, OrderKeys, OrderKeyWriter } from './order-key.js';
 import { IntColumn } from './int-column.js';
+import { FilterIndexBuilder, indexPlans, type FilterIndex } from './filter-index.js';
 
 /** The field each kind's lists are keyed by (docs/api.md §1: ticker, or cik on whales). */
 export const FILTER_FIELD: Readonly<Record<RowKind, 'ticker' | 'cik'>> = Object.freeze({
@@ -42,6 +43,8 @@ export interface SnapshotIndex {
    * `key` (a normalised ticker, or a 10-digit CIK); an empty list when none do.
    */
   list(kind: RowKind, key: string | null): RowList;
+  /** The indexes of the filters that the kind's own lists do not answer (docs/api.md §15). */
+  readonly filters: FilterIndex;
 }
 
 /** What the first read learns of one kind's rows. */
@@ -81,10 +84,12 @@ export async function loadSnapshot(root: string, version?: string): Promise<Snap
   const dir = join(root, chosen);
   const measures = {} as Record<RowKind, KindMeasure>;
   for (const kind of ROW_KINDS) measures[kind] = new KindMeasure();
+  const filters = new FilterIndexBuilder(indexPlans(FILTER_FIELD));
 
   const manifest = await readSnapshot(dir, chosen, (kind, row, line) => {
     const m = measures[kind];
     const number = m.rows++;
+    filters.add(kind, number, row);
     m.lengths.push(line.length);
     const keys = listKeys(kind, row);
     const groupKey = keys.join(' ');
@@ -121,6 +126,7 @@ export async function loadSnapshot(root: string, version?: string): Promise<Snap
     tag: tagHash.digest('base64url').slice(0, 12),
     manifest,
     rowCounts: Object.freeze(rowCounts),
+    filters: filters.finish(),
     list(kind: RowKind, key: string | null): RowList {
       const kindLists = lists[kind];
       return key === null ? kindLists.overview : kindLists.byKey.get(key) ?? kindLists.empty;
