@@ -16,7 +16,7 @@
  */
 import type { FilterSpec } from '../filters.js';
 import { dayNumber } from '../filters.js';
-import { ROUTES } from '../routes.js';
+import { ROUTES, type Route } from '../routes.js';
 import { ROW_KINDS, type RowKind } from '../rows/schemas.js';
 import { IntColumn } from './int-column.js';
 import { ORDER_KEY_PARTS } from './order-key.js';
@@ -69,13 +69,14 @@ export interface IndexPlan {
  * index except `listedBy` (the kind's own lists are its postings), a date column per date field.
  *
  * @param listedBy - per kind, the index its lists are keyed by (`FILTER_FIELD` of snapshot-index.ts).
+ * @param routes - the route table.
  * @throws Error when a date filter's field does not lead its kind's order descending: a range
  *   would then not be a run of rows (a bug in the route table).
  */
-export function indexPlans(listedBy: Readonly<Record<RowKind, string>>): Record<RowKind, IndexPlan> {
+export function indexPlans(listedBy: Readonly<Record<RowKind, string>>, routes: readonly Route[] = ROUTES): Record<RowKind, IndexPlan> {
   const plans = {} as Record<RowKind, { postings: FilterSpec[]; dates: string[] }>;
   for (const kind of ROW_KINDS) plans[kind] = { postings: [], dates: [] };
-  for (const route of ROUTES) {
+  for (const route of routes) {
     if (route.target.kind !== 'rows') continue;
     const kind = route.target.rows;
     const plan = plans[kind];
