@@ -4,12 +4,13 @@
  * written in one canonical form, so that two requests naming the same rows the same way (case,
  * leading zeros, list order, `ticker=A` or `tickers=A`) are one list for cursors and ETags.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { ApiError } from '../errors.js';
 import { dayNumber, MAX_FILTER_VALUES, type FilterSpec } from '../filters.js';
 import type { Route } from '../routes.js';
 import { FILTER_FIELD } from '../data/snapshot-index.js';
 import { quoteInput, type KeyRecogniser } from './quote.js';
+import { BoundedMemo } from './bounded-memo.js';
 
 /** One criterion: rows holding any of `values` in the index of `spec`. */
 export interface FilterTerm {
@@ -52,6 +53,13 @@ export interface ReadFilters {
 const NONE: ReadFilters = Object.freeze({ key: null, filters: null });
 
 /**
+ * Filters read before, by route and parameters as sent: a client walking a list sends the same
+ * filters with every page. (Reading ten tickers and hashing the set is a few µs, about a tenth of
+ * a request's CPU time.)
+ */
+const readBefore = new BoundedMemo<ReadFilters>(1024, 1024);
+
+/**
  * Reads the filters given to a route.
  *
  * @param route - a list route; its `filters` declare what it takes.
@@ -62,6 +70,20 @@ const NONE: ReadFilters = Object.freeze({ key: null, filters: null });
  */
 export function readFilters(route: Route, given: readonly (readonly [FilterSpec, string])[], isKey?: KeyRecogniser): ReadFilters {
   if (given.length === 0 || route.target.kind !== 'rows') return NONE;
+  // Each value with its length: a decoded value may hold `&` or `=` (as %26, %3D), and must not
+  // read as two parameters of another request.
+  let memoKey = route.path;
+  for (const [spec, text] of given) memoKey += ` ${spec.name} ${text.length} ${text}`;
+  const known = readBefore.get(memoKey);
+  if (known !== undefined) return known;
+  const read = readAll(route, given, isKey);
+  readBefore.set(memoKey, read);
+  return read;
+}
+
+/** {@link readFilters} without its memo. */
+function readAll(route: Route, given: readonly (readonly [FilterSpec, string])[], isKey?: KeyRecogniser): ReadFilters {
+  if (route.target.kind !== 'rows') return NONE;
   const terms: FilterTerm[] = [];
   /** The range so far, with each bound's parameter and text. */
   let range: { field: string; since: number | null; until: number | null; from?: readonly [string, string]; to?: readonly [string, string] } | null = null;
@@ -83,15 +105,16 @@ export function readFilters(route: Route, given: readonly (readonly [FilterSpec,
   }
   const listed = FILTER_FIELD[route.target.rows];
   if (range === null && terms.length === 1 && terms[0]!.spec.index === listed && terms[0]!.values.length === 1) {
-    return { key: terms[0]!.values[0]!, filters: null };
+    return Object.freeze({ key: terms[0]!.values[0]!, filters: null });
   }
   terms.sort((a, b) => (a.spec.index < b.spec.index ? -1 : 1));
   const parts = terms.map((term) => `${term.spec.index}=${term.values.join(',')}`);
   // Dates are written in one way only (YYYY-MM-DD), so the text as sent is canonical.
   if (range !== null) parts.push(`${range.field}=${range.from?.[1] ?? ''}..${range.to?.[1] ?? ''}`);
   const text = parts.join('&');
-  const listKey = `~${createHash('sha256').update(text).digest('base64url').slice(0, 16)}`;
-  return { key: null, filters: { terms, range: range && { field: range.field, since: range.since, until: range.until }, text, listKey } };
+  const listKey = `~${hash('sha256', text, 'base64url').slice(0, 16)}`;
+  const filters: FilterSet = { terms, range: range && { field: range.field, since: range.since, until: range.until }, text, listKey };
+  return Object.freeze({ key: null, filters: Object.freeze(filters) });
 }
 
 /** The values of one `key` or `keys` filter, normalised, sorted, each once. */

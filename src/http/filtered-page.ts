@@ -15,11 +15,46 @@ import { decodeCursor, encodeCursor } from './cursor.js';
 import { listTag } from './etag.js';
 import type { FilterSet } from './filter-params.js';
 import type { ListPage } from './list-page.js';
+import { BoundedMemo } from './bounded-memo.js';
 
 const NO_ROWS = new Int32Array(0);
 
 /** The cursor's 400 detail when it was made for another list (shared with list-page.ts). */
 export const FOREIGN_CURSOR = 'cursor was made for another list (another endpoint or filters); use a cursor with the request of the Link header that gave it';
+
+/**
+ * Pages found before, per snapshot, by list, page size, variant and cursor: a page asked for
+ * again (a poller, clients following one `Link`) is answered with its rows, ETag, next cursor
+ * and `Link` as they were found, as the kind's own lists keep their last page. A reload brings
+ * a new snapshot and so a new memo.
+ */
+const pagesBefore = new WeakMap<SnapshotIndex, BoundedMemo<ListPage>>();
+
+/** Pages kept per snapshot: at most about 2 KiB each (a page of 200 rows' numbers, its strings and list), so 4 MiB. */
+const KEPT_PAGES = 2048;
+
+/**
+ * Finds a page of a filtered list, or the same page found before.
+ *
+ * @returns see {@link findPageOnce}.
+ */
+export function findFilteredPage(snapshot: SnapshotIndex, kind: RowKind, filters: FilterSet, token: string | null, limit: number, variant: Variant): ListPage | ErrorAnswer {
+  let memo = pagesBefore.get(snapshot);
+  if (memo === undefined) {
+    memo = new BoundedMemo(KEPT_PAGES, 1024);
+    pagesBefore.set(snapshot, memo);
+  }
+  const key = `${kind} ${filters.listKey} ${limit} ${variant} ${token ?? ''}`;
+  const known = memo.get(key);
+  if (known !== undefined) return known;
+  const found = findPageOnce(snapshot, kind, filters, token, limit, variant);
+  if ('list' in found) {
+    // The page's own list keeps its tag, next cursor and Link (nextPageLink) for the next time.
+    found.list.memo = { position: 0, count: found.count, variant, tag: found.tag, next: found.filtered!.next };
+    memo.set(key, found);
+  }
+  return found;
+}
 
 /**
  * Finds a page of a filtered list.
@@ -33,7 +68,7 @@ export const FOREIGN_CURSOR = 'cursor was made for another list (another endpoin
  * @returns the page (its `list` holds the page's rows only, from position 0, and `next` the next
  *   page's cursor), or a 400 naming `cursor` when it does not decode or was made for another list.
  */
-export function findFilteredPage(snapshot: SnapshotIndex, kind: RowKind, filters: FilterSet, token: string | null, limit: number, variant: Variant): ListPage | ErrorAnswer {
+function findPageOnce(snapshot: SnapshotIndex, kind: RowKind, filters: FilterSet, token: string | null, limit: number, variant: Variant): ListPage | ErrorAnswer {
   const overview = snapshot.list(kind, null);
   const table = overview.table;
   const keys = table.keys;

@@ -145,6 +145,15 @@ test('a bad filter value is 400 invalid_parameter naming the parameter, and take
   }
 });
 
+test('filters read before are reused for the same parameters only: a value holding & or = is still refused', async (t) => {
+  const h = await filterHarness(t);
+  const key = withKey(KEYS.signal);
+  assert.equal((await h.get('/api/v1/finance/filings?form=8-K&ticker=AAPL', key)).status, 200);
+  const reply = await h.get('/api/v1/finance/filings?form=8-K%26ticker%3DAAPL', key);
+  assert.equal(reply.status, 400, reply.text);
+  assert.match(reply.json.detail, /form/);
+});
+
 test('a filter that matches nothing is 200 with count 0 and no Link', async (t) => {
   const h = await filterHarness(t);
   for (const text of ['form=S-1', 'tickers=NOPE,NADA', 'cik=42', 'since=2030-01-01', 'until=1990-01-01', 'ticker=AAPL&form=SC+13G&item=5.02']) {
