@@ -170,7 +170,10 @@ export class FilterIndexBuilder {
     }
   }
 
-  /** The indexes; the builder is not used after. */
+  /**
+   * The indexes. The builder lets go of what it gathered (a closure of the loader may keep the
+   * builder as long as the snapshot lives) and is not used after.
+   */
   finish(): FilterIndex {
     const index = {} as Record<RowKind, KindFilterIndex>;
     for (const kind of ROW_KINDS) {
@@ -179,6 +182,8 @@ export class FilterIndexBuilder {
         // A copy the column's exact length: the column's own buffer has room to grow.
         dates: new Map(this.#dates[kind].map(({ field, days }) => [field, days.toInt32().slice()])),
       });
+      this.#postings[kind] = [];
+      this.#dates[kind] = [];
     }
     return Object.freeze(index);
   }
