@@ -28,7 +28,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BENCH_DIR, hasWrk, runWrk, startServer, type WrkResult } from './processes.js';
+import { alternateRounds, BENCH_DIR, hasWrk, median, startServer, type WrkResult } from './processes.js';
 
 const ROOT = resolve(BENCH_DIR, '../..');
 const { values: flags } = parseArgs({
@@ -69,11 +69,6 @@ async function busiestTickers(dir: string | undefined, snapshotDir: string): Pro
     return [...counts].sort((a, b) => b[1] - a[1]).map(([ticker]) => ticker);
   }
 }
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
-};
 
 async function main(): Promise<number> {
   if (!flags.snapshot) {
@@ -126,32 +121,14 @@ async function main(): Promise<number> {
     };
     requests['overview walk'] = await walk(requests.first[0]!);
     requests['tickers walk'] = await walk(requests.tickers[0]!);
-    const files: Record<string, string> = {};
+    const files = new Map<string, string>();
     for (const name of CASES) {
       for (const path of requests[name].slice(0, 5)) process.stderr.write(`[filters] ${name}: ${path.slice(0, 120)} → ${(await get(path)).count} rows\n`);
       if (requests[name].length > 5) process.stderr.write(`[filters] ${name}: ${requests[name].length} pages\n`);
-      files[name] = join(work, `${name.replace(/\W/g, '-')}.txt`);
-      await writeFile(files[name]!, requests[name].map((path) => `${path}\n`).join(''));
+      files.set(name, join(work, `${name.replace(/\W/g, '-')}.txt`));
+      await writeFile(files.get(name)!, requests[name].map((path) => `${path}\n`).join(''));
     }
-    const results: Record<string, WrkResult[]> = Object.fromEntries(CASES.map((name) => [name, []]));
-    const cpuUs: Record<string, number[]> = Object.fromEntries(CASES.map((name) => [name, []]));
-    /** CPU time of the server process so far, µs (fields 14 and 15 of /proc/PID/stat, in clock ticks of 10 ms). */
-    const serverCpuUs = (): number => {
-      const fields = readFileSync(`/proc/${api.child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      return (Number(fields[11]) + Number(fields[12])) * 10_000;
-    };
-    for (const name of CASES) await runWrk({ url: api.url, path: '/', keysText, requestsFile: files[name]! }, CONNECTIONS, 2); // warm-up
-    for (let round = 1; round <= rounds; round++) {
-      for (const name of CASES) {
-        const before = serverCpuUs();
-        const result = await runWrk({ url: api.url, path: '/', keysText, requestsFile: files[name]! }, CONNECTIONS, seconds);
-        const perRequest = (serverCpuUs() - before) / result.requests;
-        if (result.status > 0) throw new Error(`${name}: ${result.status} responses of status 400 or more`);
-        results[name]!.push(result);
-        cpuUs[name]!.push(perRequest);
-        process.stderr.write(`[filters] round ${round} ${name}: ${result.rps.toFixed(0)} req/s, p99 ${(result.p99_us / 1000).toFixed(2)} ms, ${perRequest.toFixed(1)} µs CPU/request\n`);
-      }
-    }
+    const { results, cpuUs } = await alternateRounds(api, keysText, files, { rounds, seconds, connections: CONNECTIONS, label: 'filters' });
     const rps = (name: string): number => median(results[name]!.map((r) => r.rps));
     const p99 = (name: string): number => median(results[name]!.map((r) => r.p99_us)) / 1000;
     /** The case each is compared with: the first page, or the overview walk for the tickers walk. */

@@ -15,7 +15,7 @@
  * keyed by (ticker, or cik on whales) is not built again: those lists are its postings.
  */
 import type { FilterSpec } from '../filters.js';
-import { dayNumber } from '../filters.js';
+import { dayNumber } from '../calendar-date.js';
 import { ROUTES, type Route } from '../routes.js';
 import { ROW_KINDS, type RowKind } from '../rows/schemas.js';
 import { IntColumn } from './int-column.js';

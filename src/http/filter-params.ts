@@ -6,7 +6,8 @@
  */
 import { hash } from 'node:crypto';
 import { ApiError } from '../errors.js';
-import { dayNumber, MAX_FILTER_VALUES, type FilterSpec } from '../filters.js';
+import { MAX_FILTER_VALUES, type FilterSpec } from '../filters.js';
+import { dayNumber } from '../calendar-date.js';
 import type { Route } from '../routes.js';
 import { FILTER_FIELD } from '../data/snapshot-index.js';
 import { quoteInput, type KeyRecogniser } from './quote.js';

@@ -9,7 +9,8 @@ import fc from 'fast-check';
 import { FilterIndexBuilder, indexPlans, NO_DATE, Postings } from '../../src/data/filter-index.js';
 import { FilterScan, firstRowBelow, gallop } from '../../src/data/filter-scan.js';
 import { FILTER_FIELD } from '../../src/data/snapshot-index.js';
-import { dayNumber, sinceFilter } from '../../src/filters.js';
+import { sinceFilter } from '../../src/filters.js';
+import { dayNumber } from '../../src/calendar-date.js';
 import { ROUTES } from '../../src/routes.js';
 
 const sortedList = fc.uniqueArray(fc.integer({ min: 0, max: 200 }), { maxLength: 60 }).map((values) => Int32Array.from(values.sort((a, b) => a - b)));
