@@ -22,13 +22,22 @@ const NO_ROWS = new Int32Array(0);
 /** The cursor's 400 detail when it was made for another list (shared with list-page.ts). */
 export const FOREIGN_CURSOR = 'cursor was made for another list (another endpoint or filters); use a cursor with the request of the Link header that gave it';
 
+/** Where a page's next page starts in a snapshot: its first row, and where each criterion's lists stand. */
+interface Resume {
+  readonly from: number;
+  readonly placement: readonly Int32Array[];
+}
+
 /**
- * Pages found before, per snapshot, by list, page size, variant and cursor: a page asked for
- * again (a poller, clients following one `Link`) is answered with its rows, ETag, next cursor
- * and `Link` as they were found, as the kind's own lists keep their last page. A reload brings
- * a new snapshot and so a new memo.
+ * What a snapshot keeps of the filtered pages it answered. `pages`: by list, page size, variant
+ * and cursor, so that a page asked for again (a poller, clients following one `Link`) is answered
+ * with its rows, ETag, next cursor and `Link` as they were found, as the kind's own lists keep
+ * their last page. `resume`: by list and the next page's cursor, where that page starts, so that
+ * a client walking the list (whatever its `limit`) is answered without searching for its cursor's
+ * position in the order keys and in every list of every filter. A reload brings a new snapshot
+ * and so new memos.
  */
-const pagesBefore = new WeakMap<SnapshotIndex, BoundedMemo<ListPage>>();
+const kept = new WeakMap<SnapshotIndex, { pages: BoundedMemo<ListPage>; resume: BoundedMemo<Resume> }>();
 
 /** Pages kept per snapshot: at most about 2 KiB each (a page of 200 rows' numbers, its strings and list), so 4 MiB. */
 const KEPT_PAGES = 2048;
@@ -36,39 +45,46 @@ const KEPT_PAGES = 2048;
 /**
  * Finds a page of a filtered list, or the same page found before.
  *
- * @returns see {@link findPageOnce}.
- */
-export function findFilteredPage(snapshot: SnapshotIndex, kind: RowKind, filters: FilterSet, token: string | null, limit: number, variant: Variant): ListPage | ErrorAnswer {
-  let memo = pagesBefore.get(snapshot);
-  if (memo === undefined) {
-    memo = new BoundedMemo(KEPT_PAGES, 1024);
-    pagesBefore.set(snapshot, memo);
-  }
-  const key = `${kind} ${filters.listKey} ${limit} ${variant} ${token ?? ''}`;
-  const known = memo.get(key);
-  if (known !== undefined) return known;
-  const found = findPageOnce(snapshot, kind, filters, token, limit, variant);
-  if ('list' in found) {
-    // The page's own list keeps its tag, next cursor and Link (nextPageLink) for the next time.
-    found.list.memo = { position: 0, count: found.count, variant, tag: found.tag, next: found.filtered!.next };
-    memo.set(key, found);
-  }
-  return found;
-}
-
-/**
- * Finds a page of a filtered list.
- *
  * @param snapshot - the snapshot served.
  * @param kind - the route's row kind.
  * @param filters - the request's filters.
  * @param token - the request's cursor as sent, or null for the first page.
  * @param limit - rows wanted, already clamped to the plan's page size.
  * @param variant - the plan's serialisation.
- * @returns the page (its `list` holds the page's rows only, from position 0, and `next` the next
- *   page's cursor), or a 400 naming `cursor` when it does not decode or was made for another list.
+ * @returns the page (its `list` holds the page's rows only, from position 0, and `filtered.next`
+ *   the next page's cursor), or a 400 naming `cursor` when it does not decode or was made for
+ *   another list.
  */
-function findPageOnce(snapshot: SnapshotIndex, kind: RowKind, filters: FilterSet, token: string | null, limit: number, variant: Variant): ListPage | ErrorAnswer {
+export function findFilteredPage(snapshot: SnapshotIndex, kind: RowKind, filters: FilterSet, token: string | null, limit: number, variant: Variant): ListPage | ErrorAnswer {
+  let memos = kept.get(snapshot);
+  if (memos === undefined) {
+    memos = { pages: new BoundedMemo(KEPT_PAGES, 1024), resume: new BoundedMemo(KEPT_PAGES, 1024) };
+    kept.set(snapshot, memos);
+  }
+  const key = `${kind} ${filters.listKey} ${limit} ${variant} ${token ?? ''}`;
+  const known = memos.pages.get(key);
+  if (known !== undefined) return known;
+  const listKey = `${kind} ${filters.listKey} `;
+  const found = findPageOnce(snapshot, kind, filters, token, limit, variant, token === null ? undefined : memos.resume.get(listKey + token));
+  if (!('page' in found)) return found;
+  const { page, resume } = found;
+  // The page's own list keeps its tag, next cursor and Link (nextPageLink) for the next time.
+  page.list.memo = { position: 0, count: page.count, variant, tag: page.tag, next: page.filtered!.next };
+  memos.pages.set(key, page);
+  if (resume !== undefined) memos.resume.set(listKey + page.filtered!.next!, resume);
+  return page;
+}
+
+/**
+ * Finds a page of a filtered list.
+ *
+ * @param resume - where the page starts, kept when the page before it was found with this
+ *   cursor in this snapshot; none: found from the cursor's order key.
+ * @returns the page and, when there is a next page, where it starts; or the 400 of a cursor that
+ *   does not decode or was made for another list.
+ */
+function findPageOnce(snapshot: SnapshotIndex, kind: RowKind, filters: FilterSet, token: string | null, limit: number, variant: Variant,
+  resume: Resume | undefined): { page: ListPage; resume: Resume | undefined } | ErrorAnswer {
   const overview = snapshot.list(kind, null);
   const table = overview.table;
   const keys = table.keys;
@@ -81,10 +97,13 @@ function findPageOnce(snapshot: SnapshotIndex, kind: RowKind, filters: FilterSet
     if (range.until !== null) from = firstRowBelow(dates, range.until + 1);
     end = firstRowBelow(dates, range.since ?? NO_DATE + 1, from);
   }
-  // After a cursor: from the first row with its key, skipping the `ties` rows of the list with that key already sent.
+  // After a cursor: from the first row with its key, skipping the `ties` rows of the list with
+  // that key already sent; or, resumed, from the row after the last one sent.
   let after: { bytes: Buffer; start: number; end: number } | undefined;
   let ties = 0;
-  if (token !== null) {
+  if (resume !== undefined) {
+    from = resume.from;
+  } else if (token !== null) {
     const cursor = decodeCursor(token);
     if (typeof cursor === 'string') return errorAnswer('invalid_parameter', `cursor ${cursor}; use the cursor of a Link header as it is`);
     if (cursor.kind !== kind || cursor.listKey !== filters.listKey) return errorAnswer('invalid_parameter', FOREIGN_CURSOR);
@@ -92,8 +111,8 @@ function findPageOnce(snapshot: SnapshotIndex, kind: RowKind, filters: FilterSet
     ties = cursor.ties;
     from = Math.max(from, firstRowWithKey(keys, overview.length, after, cursor.hint));
   }
-  const start = from;
-  const scan = new FilterScan(filters.terms.map((term) => term.values.map((value) => postings(snapshot, kind, term.spec.index, value))), from, end);
+  const scan = new FilterScan(filters.terms.map((term) => term.values.map((value) => postings(snapshot, kind, term.spec.index, value))), from, end,
+    resume?.placement);
   // One row more than the page, to know whether a next page exists.
   const rows = new Int32Array(limit + 1);
   let count = 0;
@@ -111,6 +130,7 @@ function findPageOnce(snapshot: SnapshotIndex, kind: RowKind, filters: FilterSet
   if (more) count = limit;
   const list = makeList(kind, filters.listKey, table, count, rows.subarray(0, count), false);
   let next: string | undefined;
+  let resumeNext: Resume | undefined;
   if (more && count > 0) {
     const last = rows[count - 1]!;
     // Rows of the list up to the last one sent that share its key (1 unless keys repeat).
@@ -118,8 +138,13 @@ function findPageOnce(snapshot: SnapshotIndex, kind: RowKind, filters: FilterSet
     while (run < count && keys.compare(rows[count - 1 - run]!, keys.bytes, keys.start(last), keys.ends[last]!) === 0) run++;
     if (run === count && after !== undefined && keys.compare(last, after.bytes, after.start, after.end) === 0) run += ties;
     next = encodeCursor(kind, filters.listKey, keys.bytes.subarray(keys.start(last), keys.ends[last]), run, last + 1);
+    resumeNext = { from: last + 1, placement: scan.placement() };
   }
-  return { list, variant, position: 0, count, tag: listTag(snapshot.tag, kind, filters.listKey, start, count, variant), filtered: { next } };
+  // The tag names the page by its first row (or the end of the range when it has none): the same
+  // whichever way the page's start was found.
+  const tag = listTag(snapshot.tag, kind, filters.listKey, count > 0 ? rows[0]! : end, count, variant);
+  const page: ListPage = { list, variant, position: 0, count, tag, filtered: { next } };
+  return { page, resume: resumeNext };
 }
 
 /** The rows of the kind that hold `value` in `index`: the kind's own list where it is keyed by that index. */

@@ -23,15 +23,20 @@ async function filterHarness(t: Parameters<typeof startHarness>[0]): Promise<Har
   return h;
 }
 
-/** Follows `Link` from `path` to the end of its list; every page a 200. */
-async function walk(h: Harness, path: string): Promise<Row[]> {
+/**
+ * Follows `Link` from `path` to the end of its list; every page a 200. With `other`, pages
+ * alternate between the two servers of one snapshot: a server resumes a walk of its own cursors
+ * from where the page before stopped, and finds the other's by their order keys.
+ */
+async function walk(h: Harness, path: string, other?: Harness): Promise<Row[]> {
   const rows: Row[] = [];
   let next: string | undefined = path;
   for (let pages = 0; next !== undefined; pages++) {
     assert.ok(pages < 200, 'the walk ends');
+    const server = other !== undefined && pages % 2 === 1 ? other : h;
     // The minute bucket fills again: walks are long, the clock is the harness's.
-    h.clock.advance(60_000);
-    const reply = await h.get(next, withKey(KEYS.founders));
+    server.clock.advance(60_000);
+    const reply = await server.get(next, withKey(KEYS.founders));
     assert.equal(reply.status, 200, `${next}: ${reply.text}`);
     assert.equal(reply.json.count, reply.json.data.length);
     rows.push(...reply.json.data);
@@ -93,6 +98,7 @@ test('every filter of every list endpoint gives exactly the matching rows of the
 
 test('property: a filtered list, walked through Link, holds exactly the rows of the unfiltered list that match', async (t) => {
   const h = await filterHarness(t);
+  const other = await filterHarness(t);
   const all = await walk(h, '/api/v1/finance/filings?limit=200');
   const some = <T>(values: readonly T[]) => fc.uniqueArray(fc.constantFrom(...values), { minLength: 1, maxLength: 4 });
   // Each filter given one time in three, so that most sets match some rows.
@@ -116,6 +122,21 @@ test('property: a filtered list, walked through Link, holds exactly the rows of 
     assert.ok(got.every((row) => matches(row, set)), "every row matches its filters");
     assert.deepEqual(got.map((row) => row.accession_no), all.filter((row) => matches(row, set)).map((row) => row.accession_no), query(set, limit));
   }), { numRuns: 120 });
+});
+
+test('rows whose order keys are equal are each sent once in a filtered list, whether a server resumes its own cursor or reads another\'s', async (t) => {
+  const h = await filterHarness(t);
+  const other = await filterHarness(t);
+  const all = await walk(h, '/api/v1/finance/earnings?limit=200');
+  const tied = all.filter((row, i) => all.some((same, j) => i !== j && same.accession_no === row.accession_no));
+  assert.equal(tied.length, 3, 'the fixture has its tie');
+  for (const filters of [{ cik: tied[0]!.cik }, { tickers: `${tied[0]!.ticker},NOPE`, since: '2025-01-01' }] as Filters[]) {
+    const expected = all.filter((row) => matches(row, filters)).map((row) => JSON.stringify(row));
+    for (const server of [undefined, other]) {
+      const got = (await walk(h, `/api/v1/finance/earnings?${query(filters, 1)}`, server)).map((row) => JSON.stringify(row));
+      assert.deepEqual(got, expected, `${query(filters)} ${server ? 'alternating servers' : 'one server'}`);
+    }
+  }
 });
 
 test('a bad filter value is 400 invalid_parameter naming the parameter, and takes a token', async (t) => {
