@@ -22,28 +22,31 @@ const NO_ROWS = new Int32Array(0);
 /** The cursor's 400 detail when it was made for another list (shared with list-page.ts). */
 export const FOREIGN_CURSOR = 'cursor was made for another list (another endpoint or filters); use a cursor with the request of the Link header that gave it';
 
-/** Where a page's next page starts in a snapshot: its first row, and where each criterion's lists stand. */
+/** Where a page's next page starts in a snapshot: its list, its first row, and where each criterion's lists stand. */
 interface Resume {
+  readonly kind: RowKind;
+  readonly listKey: string;
   readonly from: number;
   readonly placement: readonly Int32Array[];
 }
 
 /**
- * What a snapshot keeps of the filtered pages it answered. `pages`: by list, page size, variant
- * and cursor, so that a page asked for again (a poller, clients following one `Link`) is answered
- * with its rows, ETag, next cursor and `Link` as they were found, as the kind's own lists keep
- * their last page. `resume`: by list and the next page's cursor, where that page starts, so that
- * a client walking the list (whatever its `limit`) is answered without searching for its cursor's
- * position in the order keys and in every list of every filter. A reload brings a new snapshot
- * and so new memos.
+ * What a snapshot keeps of the filtered pages it answered. `firstPages`: by list, page size and
+ * variant, the first pages, answered again with their rows, ETag, next cursor and `Link` as they
+ * were found (as the kind's own lists keep their last page): a poller asks for a first page
+ * again and again. `resume`: by the next page's cursor, where that page starts, so that a client
+ * walking the list (whatever its `limit`) is answered without searching for its cursor's position
+ * in the order keys and in every list of every filter. Deep pages themselves are not kept: a walk
+ * asks for each once, and keeping them only made the garbage collector copy them. A reload
+ * brings a new snapshot and so new memos.
  */
-const kept = new WeakMap<SnapshotIndex, { pages: BoundedMemo<ListPage>; resume: BoundedMemo<Resume> }>();
+const kept = new WeakMap<SnapshotIndex, { firstPages: BoundedMemo<ListPage>; resume: BoundedMemo<Resume> }>();
 
-/** Pages kept per snapshot: at most about 2 KiB each (a page of 200 rows' numbers, its strings and list), so 4 MiB. */
-const KEPT_PAGES = 2048;
+/** Entries of each memo per snapshot: a first page is at most about 2 KiB (200 rows' numbers, its strings and list). */
+const KEPT = 2048;
 
 /**
- * Finds a page of a filtered list, or the same page found before.
+ * Finds a page of a filtered list, or the same first page found before.
  *
  * @param snapshot - the snapshot served.
  * @param kind - the route's row kind.
@@ -58,20 +61,27 @@ const KEPT_PAGES = 2048;
 export function findFilteredPage(snapshot: SnapshotIndex, kind: RowKind, filters: FilterSet, token: string | null, limit: number, variant: Variant): ListPage | ErrorAnswer {
   let memos = kept.get(snapshot);
   if (memos === undefined) {
-    memos = { pages: new BoundedMemo(KEPT_PAGES, 1024), resume: new BoundedMemo(KEPT_PAGES, 1024) };
+    memos = { firstPages: new BoundedMemo(KEPT, 256), resume: new BoundedMemo(KEPT, 1024) };
     kept.set(snapshot, memos);
   }
-  const key = `${kind} ${filters.listKey} ${limit} ${variant} ${token ?? ''}`;
-  const known = memos.pages.get(key);
-  if (known !== undefined) return known;
-  const listKey = `${kind} ${filters.listKey} `;
-  const found = findPageOnce(snapshot, kind, filters, token, limit, variant, token === null ? undefined : memos.resume.get(listKey + token));
+  const firstKey = token === null ? `${kind} ${filters.listKey} ${limit} ${variant}` : undefined;
+  if (firstKey !== undefined) {
+    const known = memos.firstPages.get(firstKey);
+    if (known !== undefined) return known;
+  }
+  // A cursor names its list, but the request must name the same one (else 400).
+  let resume = token === null ? undefined : memos.resume.get(token);
+  if (resume !== undefined && (resume.kind !== kind || resume.listKey !== filters.listKey)) resume = undefined;
+  const found = findPageOnce(snapshot, kind, filters, token, limit, variant, resume);
   if (!('page' in found)) return found;
-  const { page, resume } = found;
-  // The page's own list keeps its tag, next cursor and Link (nextPageLink) for the next time.
-  page.list.memo = { position: 0, count: page.count, variant, tag: page.tag, next: page.filtered!.next };
-  memos.pages.set(key, page);
-  if (resume !== undefined) memos.resume.set(listKey + page.filtered!.next!, resume);
+  const { page, placement } = found;
+  const next = page.filtered!.next;
+  if (next !== undefined) memos.resume.set(next, { kind, listKey: filters.listKey, from: page.list.rows![page.count - 1]! + 1, placement: placement! });
+  if (firstKey !== undefined) {
+    // The page's own list keeps its tag, next cursor and Link (nextPageLink) for the next time.
+    page.list.memo = { position: 0, count: page.count, variant, tag: page.tag, next };
+    memos.firstPages.set(firstKey, page);
+  }
   return page;
 }
 
@@ -80,11 +90,11 @@ export function findFilteredPage(snapshot: SnapshotIndex, kind: RowKind, filters
  *
  * @param resume - where the page starts, kept when the page before it was found with this
  *   cursor in this snapshot; none: found from the cursor's order key.
- * @returns the page and, when there is a next page, where it starts; or the 400 of a cursor that
- *   does not decode or was made for another list.
+ * @returns the page and, when there is a next page, where the scan's lists stood at its end; or
+ *   the 400 of a cursor that does not decode or was made for another list.
  */
 function findPageOnce(snapshot: SnapshotIndex, kind: RowKind, filters: FilterSet, token: string | null, limit: number, variant: Variant,
-  resume: Resume | undefined): { page: ListPage; resume: Resume | undefined } | ErrorAnswer {
+  resume: Resume | undefined): { page: ListPage; placement: Int32Array[] | undefined } | ErrorAnswer {
   const overview = snapshot.list(kind, null);
   const table = overview.table;
   const keys = table.keys;
@@ -130,7 +140,7 @@ function findPageOnce(snapshot: SnapshotIndex, kind: RowKind, filters: FilterSet
   if (more) count = limit;
   const list = makeList(kind, filters.listKey, table, count, rows.subarray(0, count), false);
   let next: string | undefined;
-  let resumeNext: Resume | undefined;
+  let placement: Int32Array[] | undefined;
   if (more && count > 0) {
     const last = rows[count - 1]!;
     // Rows of the list up to the last one sent that share its key (1 unless keys repeat).
@@ -138,13 +148,13 @@ function findPageOnce(snapshot: SnapshotIndex, kind: RowKind, filters: FilterSet
     while (run < count && keys.compare(rows[count - 1 - run]!, keys.bytes, keys.start(last), keys.ends[last]!) === 0) run++;
     if (run === count && after !== undefined && keys.compare(last, after.bytes, after.start, after.end) === 0) run += ties;
     next = encodeCursor(kind, filters.listKey, keys.bytes.subarray(keys.start(last), keys.ends[last]), run, last + 1);
-    resumeNext = { from: last + 1, placement: scan.placement() };
+    placement = scan.placement();
   }
   // The tag names the page by its first row (or the end of the range when it has none): the same
   // whichever way the page's start was found.
   const tag = listTag(snapshot.tag, kind, filters.listKey, count > 0 ? rows[0]! : end, count, variant);
   const page: ListPage = { list, variant, position: 0, count, tag, filtered: { next } };
-  return { page, resume: resumeNext };
+  return { page, placement };
 }
 
 /** The rows of the kind that hold `value` in `index`: the kind's own list where it is keyed by that index. */
