@@ -41,7 +41,8 @@ export interface ListPage {
 export const MAX_KEPT_QUERY_CHARS = 1024;
 
 /**
- * Finds the page of a list request.
+ * Finds the page of a list request: of one of the kind's own lists (the overview, a ticker's or
+ * a CIK's), or of a filtered list (filtered-page.ts, docs/api.md §15).
  *
  * @param snapshot - the snapshot served.
  * @param kind - the route's row kind.
