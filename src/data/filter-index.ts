@@ -64,16 +64,24 @@ export interface IndexPlan {
   readonly dates: readonly string[];
 }
 
+/** The filter index a kind's own lists answer: its name and the row fields the lists are keyed by. */
+export interface ListedIndex {
+  readonly index: string;
+  readonly fields: readonly string[];
+}
+
 /**
  * What each kind's filters need, from the route table: a postings index per `key`/`keys` filter
- * index except `listedBy` (the kind's own lists are its postings), a date column per date field.
+ * index except the one the kind's own lists answer (they are its postings), a date column per
+ * date field.
  *
- * @param listedBy - per kind, the index its lists are keyed by (`FILTER_FIELD` of snapshot-index.ts).
+ * @param listedBy - per kind, the index its lists answer (snapshot-index.ts).
  * @param routes - the route table.
- * @throws Error when a date filter's field does not lead its kind's order descending: a range
- *   would then not be a run of rows (a bug in the route table).
+ * @throws Error on a bug in the route table: a date filter's field that does not lead its kind's
+ *   order descending (a range would not be a run of rows), or a filter on the lists' index that
+ *   reads other fields than the lists are keyed by.
  */
-export function indexPlans(listedBy: Readonly<Record<RowKind, string>>, routes: readonly Route[] = ROUTES): Record<RowKind, IndexPlan> {
+export function indexPlans(listedBy: Readonly<Record<RowKind, ListedIndex>>, routes: readonly Route[] = ROUTES): Record<RowKind, IndexPlan> {
   const plans = {} as Record<RowKind, { postings: FilterSpec[]; dates: string[] }>;
   for (const kind of ROW_KINDS) plans[kind] = { postings: [], dates: [] };
   for (const route of routes) {
@@ -85,7 +93,11 @@ export function indexPlans(listedBy: Readonly<Record<RowKind, string>>, routes: 
         const lead = ORDER_KEY_PARTS[kind][0]!;
         if (lead.field !== spec.index || !lead.descending) throw new Error(`${route.path}: ${spec.name} is on ${spec.index}, which does not lead the order of ${kind} descending`);
         if (!plan.dates.includes(spec.index)) plan.dates.push(spec.index);
-      } else if (spec.index !== listedBy[kind] && !plan.postings.some((known) => known.index === spec.index)) {
+      } else if (spec.index === listedBy[kind].index) {
+        if (spec.fields.join(',') !== listedBy[kind].fields.join(',')) {
+          throw new Error(`${route.path}: ${spec.name} reads ${spec.fields.join(', ')}, but the lists of ${kind} it is answered by are keyed by ${listedBy[kind].fields.join(', ')}`);
+        }
+      } else if (!plan.postings.some((known) => known.index === spec.index)) {
         plan.postings.push(spec);
       }
     }

@@ -19,12 +19,24 @@ import { readCurrentVersion, readLines, readSnapshot } from './snapshot-reader.j
 import { FACTS_APART, FACTS_ARE_FULL, makeList, type RowList, type RowTable } from './page.js';
 import { ORDER_KEY_PARTS, OrderKeys, OrderKeyWriter } from './order-key.js';
 import { IntColumn } from './int-column.js';
-import { FilterIndexBuilder, indexPlans, type FilterIndex } from './filter-index.js';
+import { FilterIndexBuilder, indexPlans, type FilterIndex, type ListedIndex } from './filter-index.js';
 
 /** The field each kind's lists are keyed by (docs/api.md §1: ticker, or cik on whales). */
 export const FILTER_FIELD: Readonly<Record<RowKind, 'ticker' | 'cik'>> = Object.freeze({
   reports: 'ticker', insiders: 'ticker', whales: 'cik', earnings: 'ticker', filings: 'ticker',
 });
+
+/**
+ * The filter index each kind's own lists answer (docs/api.md §15), with the row fields
+ * {@link listKeys} reads: `ticker` on `tickers`, else `ticker`; `cik` on `cik`.
+ */
+export const LISTED_BY: Readonly<Record<RowKind, ListedIndex>> = listedBy();
+
+function listedBy(): Record<RowKind, ListedIndex> {
+  const listed = {} as Record<RowKind, ListedIndex>;
+  for (const kind of ROW_KINDS) listed[kind] = FILTER_FIELD[kind] === 'cik' ? { index: 'cik', fields: ['cik'] } : { index: 'ticker', fields: ['tickers', 'ticker'] };
+  return Object.freeze(listed);
+}
 
 /** An immutable, fully indexed snapshot. */
 export interface SnapshotIndex {
@@ -84,7 +96,7 @@ export async function loadSnapshot(root: string, version?: string): Promise<Snap
   const dir = join(root, chosen);
   const measures = {} as Record<RowKind, KindMeasure>;
   for (const kind of ROW_KINDS) measures[kind] = new KindMeasure();
-  const filters = new FilterIndexBuilder(indexPlans(FILTER_FIELD));
+  const filters = new FilterIndexBuilder(indexPlans(LISTED_BY));
 
   const manifest = await readSnapshot(dir, chosen, (kind, row, line) => {
     const m = measures[kind];

@@ -9,7 +9,7 @@ import { ApiError } from '../errors.js';
 import { MAX_FILTER_VALUES, type FilterSpec } from '../filters.js';
 import { dayNumber } from '../calendar-date.js';
 import type { Route } from '../routes.js';
-import { FILTER_FIELD } from '../data/snapshot-index.js';
+import { LISTED_BY } from '../data/snapshot-index.js';
 import { quoteInput, type KeyRecogniser } from './quote.js';
 import { BoundedMemo } from './bounded-memo.js';
 
@@ -104,7 +104,7 @@ function readAll(route: Route, given: readonly (readonly [FilterSpec, string])[]
   if (range !== null && range.since !== null && range.until !== null && range.since > range.until) {
     throw invalid(`${range.from![0]} (${range.from![1]}) must not be after ${range.to![0]} (${range.to![1]}); the range is inclusive, so the same day twice is one day`);
   }
-  const listed = FILTER_FIELD[route.target.rows];
+  const listed = LISTED_BY[route.target.rows].index;
   if (range === null && terms.length === 1 && terms[0]!.spec.index === listed && terms[0]!.values.length === 1) {
     return Object.freeze({ key: terms[0]!.values[0]!, filters: null });
   }

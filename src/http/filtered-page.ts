@@ -8,7 +8,7 @@ import { errorAnswer, type ErrorAnswer } from '../errors.js';
 import type { RowKind } from '../rows/schemas.js';
 import { makeList, type Variant } from '../data/page.js';
 import type { OrderKeys } from '../data/order-key.js';
-import { FILTER_FIELD, type SnapshotIndex } from '../data/snapshot-index.js';
+import { LISTED_BY, type SnapshotIndex } from '../data/snapshot-index.js';
 import { firstRowBelow, FilterScan } from '../data/filter-scan.js';
 import { NO_DATE } from '../data/filter-index.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
@@ -159,7 +159,7 @@ function findPageOnce(snapshot: SnapshotIndex, kind: RowKind, filters: FilterSet
 
 /** The rows of the kind that hold `value` in `index`: the kind's own list where it is keyed by that index. */
 function postings(snapshot: SnapshotIndex, kind: RowKind, index: string, value: string): Int32Array {
-  if (index === FILTER_FIELD[kind]) return snapshot.list(kind, value).rows ?? NO_ROWS;
+  if (index === LISTED_BY[kind].index) return snapshot.list(kind, value).rows ?? NO_ROWS;
   return snapshot.filters[kind].postings.get(index)?.get(value) ?? NO_ROWS;
 }
 

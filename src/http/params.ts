@@ -9,7 +9,7 @@ import { DEFAULT_PAGE_SIZE } from '../plans.js';
 import { TICKER_MAX_LENGTH } from '../identifiers.js';
 import type { FilterSpec } from '../filters.js';
 import type { Route } from '../routes.js';
-import { FILTER_FIELD } from '../data/snapshot-index.js';
+import { LISTED_BY } from '../data/snapshot-index.js';
 import { readFilters, type FilterSet } from './filter-params.js';
 import { quoteInput, type KeyRecogniser } from './quote.js';
 
@@ -148,7 +148,7 @@ const QUICK_LIMIT_DIGITS = 9;
 export function quickListQuery(url: string, start: number, route: Route): ListQuery | undefined {
   const allowed = route.params;
   // A ticker alone names one of the kind's own lists only where they are keyed by ticker.
-  const tickerListed = route.target.kind === 'rows' && FILTER_FIELD[route.target.rows] === 'ticker';
+  const tickerListed = route.target.kind === 'rows' && LISTED_BY[route.target.rows].index === 'ticker';
   const end = url.length;
   let seen = 0;
   let limit = DEFAULT_PAGE_SIZE;

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { FilterIndexBuilder, indexPlans, NO_DATE, Postings } from '../../src/data/filter-index.js';
 import { FilterScan, firstRowBelow, gallop } from '../../src/data/filter-scan.js';
-import { FILTER_FIELD } from '../../src/data/snapshot-index.js';
-import { sinceFilter } from '../../src/filters.js';
+import { LISTED_BY } from '../../src/data/snapshot-index.js';
+import { cikFilter, sinceFilter } from '../../src/filters.js';
 import { dayNumber } from '../../src/calendar-date.js';
 import { ROUTES } from '../../src/routes.js';
 
@@ -38,7 +38,7 @@ test('the scan gives the rows every criterion holds (a union of lists each), asc
 });
 
 test('postings hold each row once per value however many fields hold it, ascending, and read back from their parts', () => {
-  const builder = new FilterIndexBuilder(indexPlans(FILTER_FIELD));
+  const builder = new FilterIndexBuilder(indexPlans(LISTED_BY));
   const rows = [
     { form: '8-K', items: ['2.02', '9.01', '2.02'], filed_at: '2025-03-02', cik: '0000000001' },
     { form: '4', items: [], filed_at: '2025-03-01', cik: '0000000002' },
@@ -61,8 +61,11 @@ test('postings hold each row once per value however many fields hold it, ascendi
     'a range is a run of rows; a row without a date is in no range');
 });
 
-test('a date filter must be on the date that leads its kind\'s order', () => {
+test('the route table is checked against the indexes: a date filter leads its kind\'s order, a filter on the lists\' index reads their fields', () => {
   const filings = ROUTES.find((route) => route.path.endsWith('/filings'))!;
-  assert.throws(() => indexPlans(FILTER_FIELD, [{ ...filings, filters: [sinceFilter('accepted_at')] }]),
+  assert.throws(() => indexPlans(LISTED_BY, [{ ...filings, filters: [sinceFilter('accepted_at')] }]),
     /since is on accepted_at, which does not lead the order of filings/);
+  const whales = ROUTES.find((route) => route.path.endsWith('/whales'))!;
+  assert.throws(() => indexPlans(LISTED_BY, [{ ...whales, filters: [cikFilter('13F filer', ['filer_cik'])] }]),
+    /cik reads filer_cik, but the lists of whales it is answered by are keyed by cik/);
 });
