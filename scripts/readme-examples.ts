@@ -28,6 +28,8 @@ const EXAMPLES: Example[] = [
     note: 'EDGAR lists a Form 4 under the issuer and under its reporting owner; the row is the issuer\'s, and `reporting_owners` names who filed it, as the form\'s XML does.' },
   { title: 'A filing dated by its signature date', path: '/api/v1/finance/filings?ticker=NVDA&limit=1', key: SIGNAL,
     note: 'The SEC sample holds this Form 4 as a bare XML file, without EDGAR\'s index, header or submissions entry: it is dated by its signature date and says so (`filed_at_source`), and has no `primary_doc_url` since the saved file name need not be EDGAR\'s.' },
+  { title: 'Filters: the earnings 8-Ks of three companies', path: '/api/v1/finance/filings?tickers=AAPL,MSFT,NVDA&form=8-K&item=2.02&limit=2', key: SIGNAL,
+    note: 'Filters of different names must all match; `tickers` and `form` take up to 10 values each ([api.md §15](api.md#15-filters)). `Link` carries them to the next page.' },
   { title: 'Company reports', path: '/api/v1/finance/reports?ticker=AAPL', key: SIGNAL },
   { title: 'Any ticker of a company finds it', path: '/api/v1/finance/reports?ticker=GOOG', key: SIGNAL,
     note: 'Alphabet trades as GOOGL (class A) and GOOG (class C); both find its rows. Its report comes from its XBRL company facts and the 13F filers that hold it.' },

@@ -4,7 +4,10 @@
  * OpenAPI document; nothing else lists paths.
  */
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE_OF_ANY_PLAN } from './plans.js';
-import { CIK_LENGTH, CIK_QUERY_MAX_LENGTH, CIK_QUERY_PATTERN, TICKER_MAX_LENGTH, TICKER_QUERY_PATTERN } from './identifiers.js';
+import {
+  cikFilter, codeFilter, cusipFilter, fiscalPeriodFilter, formFilter, itemFilter, ownerCikFilter, sinceFilter, tickerFilter, tickersFilter,
+  untilFilter, type FilterSpec,
+} from './filters.js';
 import type { RowKind } from './rows/schemas.js';
 import type { Schema } from './rows/schema.js';
 import { CURSOR_MAX_LENGTH, encodeCursor } from './http/cursor.js';
@@ -18,21 +21,19 @@ function exampleCursor(): string {
   return encodeCursor('filings', 'AAPL', keys.bytes, 1, 20);
 }
 
-/** A query parameter a route may accept. */
-export type ParamName = 'limit' | 'ticker' | 'cik' | 'cursor';
+/** A query parameter every list route accepts besides its filters. */
+export type ParamName = 'limit' | 'cursor';
 
-/** How a query parameter is checked and published. */
+/** How a common query parameter is checked and published. */
 export interface ParamSpec {
   readonly name: ParamName;
   /** Text for the OpenAPI document. */
   readonly description: string;
   /** JSON Schema published for the parameter. */
   readonly schema: Schema;
-  /** Row field the parameter filters on (none for `limit`). */
-  readonly filterField?: 'ticker' | 'cik';
 }
 
-/** The common query parameters (service spec, "Common query parameters"; docs/api.md §1) and `cursor` (docs/api.md §9). */
+/** `limit` (service spec, "Common query parameters"; docs/api.md §1) and `cursor` (docs/api.md §9). */
 export const PARAMS: Readonly<Record<ParamName, ParamSpec>> = Object.freeze({
   limit: {
     name: 'limit',
@@ -40,26 +41,12 @@ export const PARAMS: Readonly<Record<ParamName, ParamSpec>> = Object.freeze({
       "Above the plan's max_page_size it is clamped, not rejected.",
     schema: { type: 'integer', minimum: 1, default: DEFAULT_PAGE_SIZE, examples: [20], description: `clamped to max_page_size (at most ${MAX_PAGE_SIZE_OF_ANY_PLAN})` },
   },
-  ticker: {
-    name: 'ticker',
-    description: `Restricts rows to one ticker. 1-${TICKER_MAX_LENGTH} characters of A-Z a-z 0-9 . - /; case-insensitive; "." and "/" are read as "-" ` +
-      '(brk.b is BRK-B, as EDGAR writes it). An unknown ticker gives 200 with count 0.',
-    schema: { type: 'string', minLength: 1, maxLength: TICKER_MAX_LENGTH, pattern: TICKER_QUERY_PATTERN, examples: ['AAPL', 'brk.b'] },
-    filterField: 'ticker',
-  },
-  cik: {
-    name: 'cik',
-    description: `Restricts rows to one 13F filer by SEC CIK: 1-${CIK_QUERY_MAX_LENGTH} digits, leading zeros ignored; rows show it zero-padded to ${CIK_LENGTH} digits. ` +
-      'An unknown CIK gives 200 with count 0.',
-    schema: { type: 'string', minLength: 1, maxLength: CIK_QUERY_MAX_LENGTH, pattern: CIK_QUERY_PATTERN, examples: ['1045810', '0001045810'] },
-    filterField: 'cik',
-  },
   cursor: {
     name: 'cursor',
     description: 'Continues a list after the page that gave it: copy it from that response\'s `Link: <…>; rel="next"` header ' +
-      '(RFC 8288), or follow the link as it is. Opaque; it names the list (endpoint and filter) and the last row sent, by that row\'s ' +
+      '(RFC 8288), or follow the link as it is. Opaque; it names the list (endpoint and filters) and the last row sent, by that row\'s ' +
       'place in the order, so it stays valid when the snapshot is replaced (the next page continues after that row in the new one). ' +
-      'A cursor that does not decode, or was made for another list, gives 400 invalid_parameter naming cursor.',
+      'A cursor that does not decode, or was made for another list (another endpoint or other filters), gives 400 invalid_parameter naming cursor.',
     schema: { type: 'string', minLength: 1, maxLength: CURSOR_MAX_LENGTH, pattern: '^[A-Za-z0-9_-]+$', examples: [exampleCursor()] },
   },
 });
@@ -83,13 +70,23 @@ export interface Route {
   readonly countsAgainstLimits: boolean;
   /** Whether the route sits under /api/v1 and so behind the breaker (docs/api.md §8). */
   readonly underApi: boolean;
-  /** Query parameters accepted, in the order they are documented. */
-  readonly params: readonly ParamName[];
+  /** Query parameters accepted, in the order they are documented: `limit`, the filters, `cursor` on a list. */
+  readonly params: readonly string[];
+  /** The list's filters (docs/api.md §15), each declared once here; none on other routes. */
+  readonly filters: readonly FilterSpec[];
   readonly target: RouteTarget;
   /** One line for the OpenAPI summary. */
   readonly summary: string;
   /** Longer text for the OpenAPI description. */
   readonly description: string;
+}
+
+/** A route without query parameters. */
+const NO_PARAMS = { params: [], filters: [] } as const;
+
+/** The query parameters of a list route: `limit`, its filters in the order given, `cursor` (docs/api.md §9, §15). */
+function listParams(...filters: FilterSpec[]): Pick<Route, 'params' | 'filters'> {
+  return { params: ['limit', ...filters.map((spec) => spec.name), 'cursor'], filters };
 }
 
 /** Path prefix of the versioned API (service spec, "Versioning"). */
@@ -98,83 +95,91 @@ export const API_PREFIX = '/api/v1';
 /** Every route the server answers. */
 export const ROUTES: readonly Route[] = Object.freeze([
   {
-    path: `${API_PREFIX}/meta`, operationId: 'getMeta', auth: true, countsAgainstLimits: false, underApi: true, params: [],
+    path: `${API_PREFIX}/meta`, operationId: 'getMeta', auth: true, countsAgainstLimits: false, underApi: true, ...NO_PARAMS,
     target: { kind: 'meta' }, summary: "The calling key's plan, limits and usage",
     description: 'One meta row: plan, limits, current usage of both token buckets, max_page_size and the snapshot served. ' +
       'Takes no token and answers 200 even when a bucket is empty.',
   },
   {
-    path: `${API_PREFIX}/finance/reports`, operationId: 'listReports', auth: true, countsAgainstLimits: true, underApi: true, params: ['limit', 'ticker', 'cursor'],
+    path: `${API_PREFIX}/finance/reports`, operationId: 'listReports', auth: true, countsAgainstLimits: true, underApi: true,
+    ...listParams(tickerFilter(), tickersFilter(), cikFilter('company')),
     target: { kind: 'rows', rows: 'reports' }, summary: 'Per-company factual profiles',
     description: 'Without ticker the most recent ones (by latest filing), with ticker that company only.',
   },
   {
-    path: `${API_PREFIX}/finance/insiders`, operationId: 'listInsiders', auth: true, countsAgainstLimits: true, underApi: true, params: ['limit', 'ticker', 'cursor'],
+    path: `${API_PREFIX}/finance/insiders`, operationId: 'listInsiders', auth: true, countsAgainstLimits: true, underApi: true,
+    ...listParams(tickerFilter(), tickersFilter(), cikFilter('issuer')),
     target: { kind: 'rows', rows: 'insiders' }, summary: 'Insider-activity summaries (Form 4), per company',
     description: 'Open-market purchases (P) and sales (S) in the window, per company; without ticker a cross-company overview.',
   },
   {
-    path: `${API_PREFIX}/finance/whales`, operationId: 'listWhales', auth: true, countsAgainstLimits: true, underApi: true, params: ['limit', 'cik', 'cursor'],
+    path: `${API_PREFIX}/finance/whales`, operationId: 'listWhales', auth: true, countsAgainstLimits: true, underApi: true,
+    ...listParams(cikFilter('13F filer')),
     target: { kind: 'rows', rows: 'whales' }, summary: 'Institutional filers and their top holdings (13F)',
     description: 'One row per 13F-HR filer for its latest period, with its largest positions and quarter-over-quarter moves; cik filters to one filer.',
   },
   {
-    path: `${API_PREFIX}/finance/earnings`, operationId: 'listEarnings', auth: true, countsAgainstLimits: true, underApi: true, params: ['limit', 'ticker', 'cursor'],
+    path: `${API_PREFIX}/finance/earnings`, operationId: 'listEarnings', auth: true, countsAgainstLimits: true, underApi: true,
+    ...listParams(tickerFilter(), tickersFilter(), cikFilter('company'), sinceFilter('filed_at'), untilFilter('filed_at')),
     target: { kind: 'rows', rows: 'earnings' }, summary: 'Earnings releases (8-K item 2.02)',
     description: 'Filed earnings releases with the reported figures from XBRL and a recap where one exists.',
   },
   {
-    path: `${API_PREFIX}/finance/filings`, operationId: 'listFilings', auth: true, countsAgainstLimits: true, underApi: true, params: ['limit', 'ticker', 'cursor'],
+    path: `${API_PREFIX}/finance/filings`, operationId: 'listFilings', auth: true, countsAgainstLimits: true, underApi: true,
+    ...listParams(tickerFilter(), tickersFilter(), cikFilter('company'), formFilter(), sinceFilter('filed_at'), untilFilter('filed_at'), itemFilter()),
     target: { kind: 'rows', rows: 'filings' }, summary: 'Recent SEC filings',
     description: 'Recently filed documents with links to the primary document and the index page, and a summary where one exists.',
   },
   {
     path: `${API_PREFIX}/finance/insider-transactions`, operationId: 'listInsiderTransactions', auth: true, countsAgainstLimits: true, underApi: true,
-    params: ['limit', 'ticker', 'cursor'], target: { kind: 'rows', rows: 'insider-transactions' }, summary: 'Every Form 4 transaction line',
+    ...listParams(tickerFilter(), tickersFilter(), cikFilter('issuer'), ownerCikFilter(), codeFilter(), sinceFilter('transaction_date'), untilFilter('transaction_date')),
+    target: { kind: 'rows', rows: 'insider-transactions' }, summary: 'Every Form 4 transaction line',
     description: 'One row per transaction line of Table I (non-derivative) and Table II (derivative) of every Form 4 and 4/A in the insider ' +
       'window, latest transaction first; the lines of a filing that a 4/A replaced are left out. A company\'s P and S rows of Table I are the ' +
       'trades its insider row counts.',
   },
   {
-    path: `${API_PREFIX}/finance/financials`, operationId: 'listFinancials', auth: true, countsAgainstLimits: true, underApi: true, params: ['limit', 'ticker', 'cursor'],
+    path: `${API_PREFIX}/finance/financials`, operationId: 'listFinancials', auth: true, countsAgainstLimits: true, underApi: true,
+    ...listParams(tickerFilter(), tickersFilter(), cikFilter('company'), fiscalPeriodFilter(), sinceFilter('period_end'), untilFilter('period_end')),
     target: { kind: 'rows', rows: 'financials' }, summary: 'Company financials per fiscal period (XBRL company facts)',
     description: 'One row per company and fiscal period (FY, Q1-Q4 on the company\'s own fiscal calendar) that a 10-K, 10-Q or an amendment reported in XBRL: ' +
       'revenue, operating and net income, EPS, assets, liabilities, equity, cash, operating cash flow and shares outstanding, as first reported, ' +
       'each with the concept it came from. Latest period first; every period in the data, no window.',
   },
   {
-    path: `${API_PREFIX}/finance/holders`, operationId: 'listHolders', auth: true, countsAgainstLimits: true, underApi: true, params: ['limit', 'cursor'],
+    path: `${API_PREFIX}/finance/holders`, operationId: 'listHolders', auth: true, countsAgainstLimits: true, underApi: true,
+    ...listParams(tickerFilter(), cusipFilter(), cikFilter('13F filer', ['filer_cik'])),
     target: { kind: 'rows', rows: 'holders' }, summary: 'Institutional holders by position (13F)',
     description: 'One row per 13F-HR filer and position of its latest period, largest value first: the security (CUSIP, and ticker where its ' +
       'issuer resolves), the filer, shares, value, weight in the filer\'s portfolio and the move since the period before, with the figures ' +
       'of the filer\'s whale row.',
   },
   {
-    path: `${API_PREFIX}/openapi.json`, operationId: 'getOpenApi', auth: false, countsAgainstLimits: false, underApi: true, params: [],
+    path: `${API_PREFIX}/openapi.json`, operationId: 'getOpenApi', auth: false, countsAgainstLimits: false, underApi: true, ...NO_PARAMS,
     target: { kind: 'openapi' }, summary: 'This OpenAPI 3.1 document',
     description: 'The machine-readable description of the API. No key needed.',
   },
   {
-    path: '/healthz', operationId: 'getHealth', auth: false, countsAgainstLimits: false, underApi: false, params: [],
+    path: '/healthz', operationId: 'getHealth', auth: false, countsAgainstLimits: false, underApi: false, ...NO_PARAMS,
     target: { kind: 'healthz' }, summary: 'Liveness', description: '200 while the process runs, breaker open or not.',
   },
   {
-    path: '/readyz', operationId: 'getReadiness', auth: false, countsAgainstLimits: false, underApi: false, params: [],
+    path: '/readyz', operationId: 'getReadiness', auth: false, countsAgainstLimits: false, underApi: false, ...NO_PARAMS,
     target: { kind: 'readyz' }, summary: 'Readiness', description: '200 when a snapshot is loaded and the breaker is closed, else 503 service_busy.',
   },
   {
-    path: '/docs', operationId: 'getDocs', auth: false, countsAgainstLimits: false, underApi: false, params: [],
+    path: '/docs', operationId: 'getDocs', auth: false, countsAgainstLimits: false, underApi: false, ...NO_PARAMS,
     target: { kind: 'docs' }, summary: 'Documentation page',
     description: 'An HTML page that renders this document with Swagger UI, shipped in the package: nothing is loaded from another host. ' +
       'Enter a key once (Authorize) and try every operation from the page; the key goes in a header, never in the URL.',
   },
   {
-    path: '/docs/{asset}', prefix: '/docs/', operationId: 'getDocsAsset', auth: false, countsAgainstLimits: false, underApi: false, params: [],
+    path: '/docs/{asset}', prefix: '/docs/', operationId: 'getDocsAsset', auth: false, countsAgainstLimits: false, underApi: false, ...NO_PARAMS,
     target: { kind: 'docsAsset' }, summary: 'A file of the documentation page',
     description: 'The viewer\'s script and style sheet, the page\'s start-up script and icon, and the viewer\'s licence (Apache-2.0).',
   },
   {
-    path: '/favicon.ico', operationId: 'getFavicon', auth: false, countsAgainstLimits: false, underApi: false, params: [],
+    path: '/favicon.ico', operationId: 'getFavicon', auth: false, countsAgainstLimits: false, underApi: false, ...NO_PARAMS,
     target: { kind: 'favicon' }, summary: 'The site icon',
     description: 'The icon browsers ask for on their own and the docs page names (an ICO, 16×16 and 32×32), so that they get no 404.',
   },

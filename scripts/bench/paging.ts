@@ -26,12 +26,11 @@
  * snapshots/, keys.json, keys.txt and tickers.txt are used. Needs wrk; load only goes to
  * 127.0.0.1. Prints a Markdown table.
  */
-import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { BENCH_DIR, hasWrk, runWrk, startServer, type WrkResult } from './processes.js';
+import { alternateRounds, BENCH_DIR, hasWrk, median, startServer } from './processes.js';
 
 const ROOT = resolve(BENCH_DIR, '../..');
 const { values: flags } = parseArgs({
@@ -134,36 +133,13 @@ async function main(): Promise<number> {
       if (runs('overview walk deep')) cases.get('overview walk deep')!.push(...await walk(deep));
     }
 
-    const files: Record<string, string> = {};
+    const files = new Map<string, string>();
     for (const [name, requests] of cases) {
-      files[name] = join(work, `${name.replace(/\W/g, '-')}.txt`);
-      await writeFile(files[name]!, requests.map((r) => `${r.path}${r.etag ? `\t${r.etag}` : ''}\n`).join(''));
+      files.set(name, join(work, `${name.replace(/\W/g, '-')}.txt`));
+      await writeFile(files.get(name)!, requests.map((r) => `${r.path}${r.etag ? `\t${r.etag}` : ''}\n`).join(''));
     }
     const keysText = join(dir, 'keys.txt');
-    const names = [...cases.keys()];
-    const results: Record<string, WrkResult[]> = Object.fromEntries(names.map((name) => [name, []]));
-    const cpuUs: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
-    /** CPU time of the server process so far, µs (fields 14 and 15 of /proc/PID/stat, in clock ticks of 10 ms). */
-    const serverCpuUs = (): number => {
-      const fields = readFileSync(`/proc/${api.child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      return (Number(fields[11]) + Number(fields[12])) * 10_000;
-    };
-    for (const name of names) await runWrk({ url: api.url, path: '/', keysText, requestsFile: files[name]! }, CONNECTIONS, 2); // warm-up
-    for (let round = 1; round <= rounds; round++) {
-      for (const name of names) {
-        const before = serverCpuUs();
-        const result = await runWrk({ url: api.url, path: '/', keysText, requestsFile: files[name]! }, CONNECTIONS, seconds);
-        const perRequest = (serverCpuUs() - before) / result.requests;
-        if (result.status > 0) throw new Error(`${name}: ${result.status} responses of status 400 or more`);
-        results[name]!.push(result);
-        cpuUs[name]!.push(perRequest);
-        process.stderr.write(`[paging] round ${round} ${name}: ${result.rps.toFixed(0)} req/s, p99 ${(result.p99_us / 1000).toFixed(2)} ms, ${perRequest.toFixed(1)} µs CPU/request\n`);
-      }
-    }
-    const median = (values: number[]): number => {
-      const sorted = [...values].sort((a, b) => a - b);
-      return sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
-    };
+    const { results, cpuUs } = await alternateRounds(api, keysText, files, { rounds, seconds, connections: CONNECTIONS, label: 'paging' });
     const rps = (name: string): number => median(results[name]!.map((r) => r.rps));
     const p99 = (name: string): number => median(results[name]!.map((r) => r.p99_us)) / 1000;
     const cpu = (name: string): string => median(cpuUs[name]!).toFixed(1);

@@ -4,6 +4,7 @@
  * children. Load only ever goes to 127.0.0.1.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** Folder of these scripts. */
@@ -181,4 +182,52 @@ export function runJsonChild<T>(args: readonly string[]): Promise<T> {
       resolve(JSON.parse(line) as T);
     });
   });
+}
+
+/** CPU time of a process so far, µs: user + system (fields 14 and 15 of /proc/PID/stat, in clock ticks of 10 ms). */
+export function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/** What {@link alternateRounds} measured of each case, one entry per round. */
+export interface RoundResults {
+  readonly results: Record<string, WrkResult[]>;
+  /** The server's CPU time per request, µs, which a machine shared with other work disturbs less than req/s. */
+  readonly cpuUs: Record<string, number[]>;
+}
+
+/**
+ * Runs wrk on each case's requests file (rotate.lua's BENCH_REQUESTS), a warm-up of 2 s each,
+ * then `rounds` rounds in which the cases alternate, so that ratios compare figures of one run.
+ *
+ * @param files - per case, its requests file, in the order cases run (a Map: `Object.keys` would put
+ *   a case named `304` first).
+ * @param label - the bench's name, for progress lines on stderr.
+ * @throws Error when a case got a response of status 400 or more.
+ */
+export async function alternateRounds(server: Served, keysText: string, files: ReadonlyMap<string, string>,
+  options: { rounds: number; seconds: number; connections: number; label: string }): Promise<RoundResults> {
+  const names = [...files.keys()];
+  const results: Record<string, WrkResult[]> = Object.fromEntries(names.map((name) => [name, []]));
+  const cpuUs: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
+  for (const name of names) await runWrk({ url: server.url, path: '/', keysText, requestsFile: files.get(name)! }, options.connections, 2);
+  for (let round = 1; round <= options.rounds; round++) {
+    for (const name of names) {
+      const before = cpuMicros(server.child.pid!);
+      const result = await runWrk({ url: server.url, path: '/', keysText, requestsFile: files.get(name)! }, options.connections, options.seconds);
+      const perRequest = (cpuMicros(server.child.pid!) - before) / result.requests;
+      if (result.status > 0) throw new Error(`${name}: ${result.status} responses of status 400 or more`);
+      results[name]!.push(result);
+      cpuUs[name]!.push(perRequest);
+      process.stderr.write(`[${options.label}] round ${round} ${name}: ${result.rps.toFixed(0)} req/s, p99 ${(result.p99_us / 1000).toFixed(2)} ms, ${perRequest.toFixed(1)} µs CPU/request\n`);
+    }
+  }
+  return { results, cpuUs };
+}
+
+/** The median of some numbers (the mean of the middle two of an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
 }

@@ -1,8 +1,8 @@
 /**
  * A client of equity-facts as an API consumer writes one: types generated from the served
  * OpenAPI document by openapi-typescript, calls made with openapi-fetch. It calls every
- * operation, follows `Link: rel="next"` to the last page of a company's filings, and sends a conditional
- * request. Typechecked with TypeScript 5.9 (so the generated types must be usable: rows typed as
+ * operation, follows `Link: rel="next"` to the last page of a company's filings, filters filings,
+ * and sends a conditional request. Typechecked with TypeScript 5.9 (so the generated types must be usable: rows typed as
  * their row schemas, not as empty records), then run against the real server by check.mjs.
  *
  * Usage: node out/js/client.js BASE_URL API_KEY
@@ -69,6 +69,12 @@ const accessions = new Set(rows.map((row) => `${row.accession_no} ${row.cik}`));
 check(pages > 1 && accessions.size === rows.length, `walked ${pages} pages, ${rows.length} rows, ${accessions.size} distinct`);
 for (let i = 1; i < rows.length; i++) check(rows[i - 1]!.filed_at >= rows[i]!.filed_at, `filings in order at ${i}`);
 
+// Filters (docs/api.md §15), typed from the document: several companies, one form, a date range.
+const filtered = await client.GET('/api/v1/finance/filings', { params: { query: { tickers: 'AAPL,MSFT,NVDA', form: '8-K', since: '2026-01-01', limit: 5 } } });
+const filteredRows: FilingRow[] = filtered.data?.data ?? [];
+check(filteredRows.length > 0 && filteredRows.every((row) => ['AAPL', 'MSFT', 'NVDA'].includes(row.ticker ?? '') && row.form === '8-K' && row.filed_at >= '2026-01-01'),
+  `filtered filings: ${filtered.response.status}, ${filteredRows.length} rows`);
+
 // A conditional request: the same page with its ETag is 304 and takes no token.
 const first = await client.GET('/api/v1/finance/filings', { params: { query: { limit: 5 } } });
 const etag = first.response.headers.get('etag');
@@ -78,4 +84,4 @@ const again = await client.GET('/api/v1/finance/filings', { params: { query: { l
 check(again.response.status === 304, `If-None-Match: ${again.response.status}`);
 check(again.response.headers.get('x-ratelimit-remaining-day') === before, '304 took no token');
 
-process.stdout.write(`client check: ${pages} filings pages, ${rows.length} rows, conditional 304 ok\n`);
+process.stdout.write(`client check: ${pages} filings pages, ${rows.length} rows, ${filteredRows.length} filtered rows, conditional 304 ok\n`);

@@ -114,15 +114,18 @@ export class RowMeasurer {
  *
  * @param file - the kind's NDJSON file.
  * @param entry - its manifest entry.
+ * @param onRow - also receives each checked row with its number (its line, from 0), e.g. to
+ *   build the kind's filter indexes from the same read.
  * @throws SnapshotError naming the file and line of the first failure.
  */
-export async function measureRows(file: string, kind: RowKind, entry: FileEntry): Promise<RowMeasure> {
+export async function measureRows(file: string, kind: RowKind, entry: FileEntry, onRow?: (number: number, row: Record<string, unknown>) => void): Promise<RowMeasure> {
   const measurer = new RowMeasurer(kind);
   let line = 0;
   await readKindRows(file, kind, entry.sha256, entry.rows, (row, bytes) => {
     line++;
     try {
       measurer.add(row, bytes);
+      onRow?.(line - 1, row);
     } catch (error) {
       throw new SnapshotError(file, (error as Error).message, line);
     }

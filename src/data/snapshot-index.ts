@@ -27,8 +27,11 @@ import { measureRows, RowMeasurer } from './row-measure.js';
 import { measureFromSections } from './row-index.js';
 import { buildLists, DEFAULT_SPLIT_BYTES, planLayout, Turns, type KindLists } from './row-layout.js';
 import { fillFromFile, fillFromLines } from './row-fill.js';
+import { emptyFilterIndex, indexPlanOf, KindFilterIndexBuilder, type FilterIndex, type KindFilterIndex } from './filter-index.js';
+import { filtersFromSections } from './filter-sections.js';
 
 export { FILTER_FIELD } from './row-measure.js';
+export { LISTED_BY } from './filter-index.js';
 
 /** An immutable, fully indexed snapshot. */
 export interface SnapshotIndex {
@@ -47,6 +50,8 @@ export interface SnapshotIndex {
    * `key` (a normalised ticker, or a 10-digit CIK); an empty list when none do.
    */
   list(kind: RowKind, key: string | null): RowList;
+  /** The indexes of the filters that the kind's own lists do not answer (docs/api.md §15). */
+  readonly filters: FilterIndex;
 }
 
 /** How to load. */
@@ -78,7 +83,8 @@ export async function loadSnapshot(root: string, version?: string, options: Load
   const manifest = await readManifest(dir, chosen);
   const turns = new Turns();
   const lists = {} as Record<RowKind, KindLists>;
-  for (const kind of ROW_KINDS) lists[kind] = await loadKind(dir, kind, manifest, splitBytes, turns);
+  const filters = {} as Record<RowKind, KindFilterIndex>;
+  for (const kind of ROW_KINDS) ({ lists: lists[kind], filters: filters[kind] } = await loadKind(dir, kind, manifest, splitBytes, turns));
 
   const tagHash = createHash('sha256').update(manifest.version);
   // A kind the version predates adds nothing: its tags stay what they were before the kind existed.
@@ -93,6 +99,7 @@ export async function loadSnapshot(root: string, version?: string, options: Load
     tag: tagHash.digest('base64url').slice(0, 12),
     manifest,
     rowCounts: Object.freeze(rowCounts),
+    filters: Object.freeze(filters),
     list(kind: RowKind, key: string | null): RowList {
       const kindLists = lists[kind];
       return key === null ? kindLists.overview : kindLists.byKey.get(key) ?? kindLists.empty;
@@ -100,23 +107,36 @@ export async function loadSnapshot(root: string, version?: string, options: Load
   });
 }
 
-/** One kind's rows in their layout, and its lists: from its index file when it has one, else by reading its rows. */
-async function loadKind(dir: string, kind: RowKind, manifest: SnapshotManifest, splitBytes: number, turns: Turns): Promise<KindLists> {
+/** One kind's rows, lists and filter indexes. */
+interface LoadedKind {
+  readonly lists: KindLists;
+  readonly filters: KindFilterIndex;
+}
+
+/**
+ * One kind's rows in their layout, its lists and its filter indexes: from its index file when it
+ * has one (with filter sections), else by reading and checking its rows.
+ */
+async function loadKind(dir: string, kind: RowKind, manifest: SnapshotManifest, splitBytes: number, turns: Turns): Promise<LoadedKind> {
   const file = join(dir, fileOfKind(kind));
+  const plan = indexPlanOf(kind);
   const entry = rowsEntry(manifest, kind);
   if (entry === undefined) {
     // A kind added after the version was built (ADDED_KINDS): no file, empty lists.
     const none = new RowMeasurer(kind).finish();
-    return buildLists(kind, none, await planLayout(none, splitBytes, file, turns), turns);
+    return { lists: await buildLists(kind, none, await planLayout(none, splitBytes, file, turns), turns), filters: emptyFilterIndex(plan) };
   }
   const index = indexEntry(manifest, kind);
-  if (index === undefined) {
-    const measure = await measureRows(file, kind, entry);
+  const sections = index === undefined ? undefined : await readIndexFile(join(dir, indexFileOfKind(kind)), index);
+  const filters = sections === undefined ? undefined : filtersFromSections(sections, plan, entry.rows);
+  if (sections === undefined || filters === undefined) {
+    // No index file, or one written before filter sections: every row is read, checked and indexed.
+    const builder = new KindFilterIndexBuilder(plan);
+    const measure = await measureRows(file, kind, entry, (number, row) => builder.add(number, row));
     const layout = await planLayout(measure, splitBytes, file, turns);
     await fillFromLines(file, entry.sha256, measure, layout);
-    return buildLists(kind, measure, layout, turns);
+    return { lists: await buildLists(kind, measure, layout, turns), filters: builder.finish() };
   }
-  const sections = await readIndexFile(join(dir, indexFileOfKind(kind)), index);
   let handle;
   try {
     handle = await open(file, 'r');
@@ -125,7 +145,7 @@ async function loadKind(dir: string, kind: RowKind, manifest: SnapshotManifest, 
     const measure = await measureFromSections(sections, entry.rows, size, turns);
     const layout = await planLayout(measure, splitBytes, file, turns);
     await fillFromFile(handle, file, entry.sha256, kind, measure, layout);
-    return await buildLists(kind, measure, layout, turns);
+    return { lists: await buildLists(kind, measure, layout, turns), filters };
   } catch (error) {
     if (error instanceof SnapshotError) throw error;
     throw new SnapshotError(file, `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);

@@ -20,6 +20,8 @@ import { readIndexFile } from './index-file-reader.js';
 import { writeIndexFile } from './index-file.js';
 import { measureRows } from './row-measure.js';
 import { measureFromSections, measureSections } from './row-index.js';
+import { indexPlanOf, KindFilterIndexBuilder } from './filter-index.js';
+import { filterSections, filtersFromSections } from './filter-sections.js';
 import { Turns } from './row-layout.js';
 
 /** What to write. */
@@ -118,7 +120,8 @@ export async function publishVersion(root: string, version: string): Promise<voi
 /**
  * Checks a kind's rows as written exactly as a server checks a version without index files
  * (every row's shape and order, the SHA-256 and count: docs/api.md §7), and, when `index`, writes
- * what the check measured as the kind's index file (docs/api.md §17) and reads that back with
+ * what the check measured and the kind's filter indexes (docs/api.md §15) as the kind's index
+ * file (docs/api.md §17) and reads that back with
  * every check a server makes. The index file is what lets a server trust the rows without
  * parsing them, so it is only ever written from rows that passed those checks.
  *
@@ -127,11 +130,15 @@ export async function publishVersion(root: string, version: string): Promise<voi
  */
 async function checkRows(dir: string, kind: RowKind, rows: FileEntry, index: boolean): Promise<IndexEntry | undefined> {
   const rowsFile = join(dir, fileOfKind(kind));
-  const measure = await measureRows(rowsFile, kind, rows);
-  if (!index) return undefined;
+  const plan = indexPlanOf(kind);
+  const filters = index ? new KindFilterIndexBuilder(plan) : undefined;
+  const measure = await measureRows(rowsFile, kind, rows, filters && ((number, row) => filters.add(number, row)));
+  if (!index || !filters) return undefined;
   const file = join(dir, indexFileOfKind(kind));
-  const entry = await writeIndexFile(file, measureSections(measure));
-  await measureFromSections(await readIndexFile(file, entry), rows.rows, (await stat(rowsFile)).size, new Turns());
+  const entry = await writeIndexFile(file, [...measureSections(measure), ...filterSections(filters.finish())]);
+  const written = await readIndexFile(file, entry);
+  await measureFromSections(written, rows.rows, (await stat(rowsFile)).size, new Turns());
+  filtersFromSections(written, plan, rows.rows);
   return entry;
 }
 

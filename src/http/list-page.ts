@@ -11,6 +11,7 @@ import type { SnapshotIndex } from '../data/snapshot-index.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { listTag } from './etag.js';
 import type { ListQuery } from './params.js';
+import { findFilteredPage, FOREIGN_CURSOR } from './filtered-page.js';
 
 /** One page of one list. */
 export interface ListPage {
@@ -22,6 +23,12 @@ export interface ListPage {
   readonly count: number;
   /** The page's weak ETag. */
   readonly tag: string;
+  /**
+   * On a page of a filtered list (docs/api.md §15), whose `list` holds the page's rows only: the
+   * next page's cursor, found with the page (undefined when the page ends the list). Absent on
+   * the pages of the kind's own lists, whose next cursor is made on demand.
+   */
+  readonly filtered?: { readonly next: string | undefined };
 }
 
 /**
@@ -33,10 +40,9 @@ export interface ListPage {
  */
 export const MAX_KEPT_QUERY_CHARS = 1024;
 
-const FOREIGN_CURSOR = 'cursor was made for another list (another endpoint or filter); use a cursor with the request of the Link header that gave it';
-
 /**
- * Finds the page of a list request.
+ * Finds the page of a list request: of one of the kind's own lists (the overview, a ticker's or
+ * a CIK's), or of a filtered list (filtered-page.ts, docs/api.md §15).
  *
  * @param snapshot - the snapshot served.
  * @param kind - the route's row kind.
@@ -46,6 +52,9 @@ const FOREIGN_CURSOR = 'cursor was made for another list (another endpoint or fi
  *   decode or was made for another list.
  */
 export function findPage(snapshot: SnapshotIndex, kind: RowKind, query: ListQuery, plan: Plan): ListPage | ErrorAnswer {
+  if (query.filters !== null) {
+    return findFilteredPage(snapshot, kind, query.filters, query.cursor, Math.min(query.limit, plan.maxPageSize), plan.summaries ? 'full' : 'facts');
+  }
   const list = snapshot.list(kind, query.key);
   let position = 0;
   const token = query.cursor;
@@ -106,6 +115,7 @@ export function nextPageLink(page: ListPage, baseUrl: string, path: string, rawQ
 
 /** The cursor of the page after this one, or undefined when this one ends the list. */
 export function nextCursor(page: ListPage): string | undefined {
+  if (page.filtered !== undefined) return page.filtered.next;
   const { list, position, count } = page;
   const end = position + count;
   if (count === 0 || end >= list.length) return undefined;

@@ -1,20 +1,29 @@
 /**
  * Query-parameter rules (docs/api.md §1): which parameters a route takes, how each is written and
  * normalised, and the 400 `invalid_parameter` answers. Parsing is by hand so that a parameter
- * given twice, an empty value and bad percent-encoding are all seen.
+ * given twice, an empty value and bad percent-encoding are all seen. Filters (docs/api.md §15)
+ * are read from the route's declarations by filter-params.ts.
  */
 import { ApiError } from '../errors.js';
 import { DEFAULT_PAGE_SIZE } from '../plans.js';
-import { CIK_QUERY_MAX_LENGTH, CIK_QUERY_PATTERN, edgarTicker, padCikDigits, TICKER_MAX_LENGTH, TICKER_QUERY_PATTERN } from '../identifiers.js';
-import type { ParamName, Route } from '../routes.js';
+import { TICKER_MAX_LENGTH } from '../identifiers.js';
+import type { FilterSpec } from '../filters.js';
+import type { Route } from '../routes.js';
+import { LISTED_BY } from '../data/snapshot-index.js';
+import { readFilters, type FilterSet } from './filter-params.js';
 import { quoteInput, type KeyRecogniser } from './quote.js';
 
 /** The parsed, normalised query of a list request. */
 export interface ListQuery {
   /** Rows asked for (`limit`, default 20), before clamping to the plan's max_page_size. */
   readonly limit: number;
-  /** Normalised ticker (EDGAR form) or 10-digit CIK to filter on; null for the overview. */
+  /**
+   * Normalised ticker (EDGAR form) or 10-digit CIK of the list to serve, when the request names
+   * one of the kind's own lists and no other filter; null otherwise.
+   */
   readonly key: string | null;
+  /** Any other filters (docs/api.md §15); null when there are none, for the overview and the lists by key. */
+  readonly filters: FilterSet | null;
   /**
    * The `cursor` as sent (docs/api.md §9: a token of a `Link` header), or null for the first page.
    * Whether it decodes and belongs to this list is checked with the list (`findPage` in
@@ -27,8 +36,6 @@ export interface ListQuery {
 const KEY_PARAM_NAMES = new Set(['api_key', 'apikey', 'key', 'token', 'access_token']);
 
 const DIGITS = /^[0-9]+$/;
-const TICKER = new RegExp(TICKER_QUERY_PATTERN);
-const CIK = new RegExp(CIK_QUERY_PATTERN);
 
 /** A query string split into pairs. */
 export interface SplitQuery {
@@ -96,12 +103,12 @@ export function hasKeyInQuery(pairs: readonly [string, string][]): boolean {
  */
 export function parseListQuery(pairs: readonly [string, string][], malformed: boolean, route: Route, isKey?: KeyRecogniser): ListQuery {
   if (malformed) throw invalid('the query string has malformed percent-encoding');
-  const allowed = route.params as readonly string[];
+  const allowed = route.params;
   // Bit i set: allowed[i] was given (a route takes a handful of parameters).
   let seen = 0;
   let limit = DEFAULT_PAGE_SIZE;
-  let key: string | null = null;
   let cursor: string | null = null;
+  const given: (readonly [FilterSpec, string])[] = [];
   for (let i = 0; i < pairs.length; i++) {
     const [name, value] = pairs[i]!;
     const index = allowed.indexOf(name);
@@ -111,13 +118,12 @@ export function parseListQuery(pairs: readonly [string, string][], malformed: bo
     }
     if ((seen & (1 << index)) !== 0) throw invalid(`parameter "${name}" is given more than once`);
     seen |= 1 << index;
-    const param = name as ParamName;
-    if (param === 'limit') limit = parseLimit(value, isKey);
-    else if (param === 'ticker') key = normaliseTicker(value, isKey);
-    else if (param === 'cik') key = normaliseCik(value, isKey);
-    else cursor = value;
+    if (name === 'limit') limit = parseLimit(value, isKey);
+    else if (name === 'cursor') cursor = value;
+    else given.push([route.filters.find((spec) => spec.name === name)!, value]);
   }
-  return { limit, key, cursor };
+  const { key, filters } = readFilters(route, given, isKey);
+  return { limit, key, cursor, filters };
 }
 
 /** Longest `limit` the quick path reads itself; longer ones (still valid) take the general path. */
@@ -141,6 +147,8 @@ const QUICK_LIMIT_DIGITS = 9;
  */
 export function quickListQuery(url: string, start: number, route: Route): ListQuery | undefined {
   const allowed = route.params;
+  // A ticker alone names one of the kind's own lists only where they are keyed by ticker.
+  const tickerListed = route.target.kind === 'rows' && LISTED_BY[route.target.rows].index === 'ticker';
   const end = url.length;
   let seen = 0;
   let limit = DEFAULT_PAGE_SIZE;
@@ -151,8 +159,8 @@ export function quickListQuery(url: string, start: number, route: Route): ListQu
     let next = url.indexOf('&', at);
     if (next === -1) next = end;
     if (next > at) {
-      // cik (whales only) is left to the general path, which pads it.
-      const param: Exclude<ParamName, 'cik'> | undefined = url.startsWith('limit=', at) ? 'limit' : url.startsWith('ticker=', at) ? 'ticker'
+      // cik, and every other filter, is left to the general path.
+      const param = url.startsWith('limit=', at) ? 'limit' : url.startsWith('ticker=', at) && tickerListed ? 'ticker'
         : url.startsWith('cursor=', at) ? 'cursor' : undefined;
       if (param === undefined) return undefined;
       const index = allowed.indexOf(param);
@@ -180,7 +188,7 @@ export function quickListQuery(url: string, start: number, route: Route): ListQu
         if (length === 0 || length > TICKER_MAX_LENGTH) return undefined;
         for (let i = from; i < next; i++) {
           const c = url.charCodeAt(i);
-          // Upper-case letters, digits and `-` only (TICKER_PATTERN): the form normaliseTicker returns unchanged.
+          // Upper-case letters, digits and `-` only (TICKER_PATTERN): the form the ticker rule (filters.ts) returns unchanged.
           if (!((c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x2d)) return undefined;
         }
         key = url.slice(from, next);
@@ -188,7 +196,7 @@ export function quickListQuery(url: string, start: number, route: Route): ListQu
     }
     at = next + 1;
   }
-  return { limit, key, cursor };
+  return { limit, key, cursor, filters: null };
 }
 
 /**
@@ -202,29 +210,6 @@ export function parseLimit(value: string, isKey?: KeyRecogniser): number {
   const limit = Number(value);
   if (limit < 1) throw invalid('limit must be 1 or more');
   return limit;
-}
-
-/**
- * `ticker`: 1–12 of `A-Z a-z 0-9 . - /`, case-insensitive, `.` and `/` read as `-`
- * (EDGAR writes class shares as BRK-B).
- *
- * @param isKey - see {@link parseListQuery}.
- * @throws ApiError invalid_parameter otherwise.
- */
-export function normaliseTicker(value: string, isKey?: KeyRecogniser): string {
-  if (!TICKER.test(value)) throw invalid(`ticker must be 1-${TICKER_MAX_LENGTH} characters of A-Z a-z 0-9 . - /, got ${quoteInput(value, isKey)}`);
-  return edgarTicker(value);
-}
-
-/**
- * `cik`: 1–20 digits, leading zeros ignored, returned zero-padded to 10 digits as rows show it.
- *
- * @param isKey - see {@link parseListQuery}.
- * @throws ApiError invalid_parameter otherwise.
- */
-export function normaliseCik(value: string, isKey?: KeyRecogniser): string {
-  if (!CIK.test(value)) throw invalid(`cik must be 1-${CIK_QUERY_MAX_LENGTH} digits, got ${quoteInput(value, isKey)}`);
-  return padCikDigits(value);
 }
 
 function invalid(detail: string): ApiError {

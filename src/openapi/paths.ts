@@ -4,7 +4,8 @@
  * CORS preflight, docs/api.md §12), with their parameters and every status they can answer (error
  * statuses refer to `components.responses`).
  */
-import { PARAMS, ROUTES, type Route } from '../routes.js';
+import { PARAMS, ROUTES, type ParamName, type Route } from '../routes.js';
+import { filterSchema } from '../filters.js';
 import { ROW_ORDER_TEXT } from '../rows/order.js';
 import { WRITTEN_FIELD } from '../rows/schemas.js';
 import { DOCS_ASSET_NAMES } from '../http/docs-page.js';
@@ -128,10 +129,19 @@ function withoutContent(response: Json, components: Json): Json {
   return rest;
 }
 
+/**
+ * A query parameter: `limit` and `cursor` from their table, a filter from its declaration in the
+ * route table (docs/api.md §15), with the schema its value rule gives.
+ */
+function queryParameter(route: Route, name: string): Json {
+  const spec = route.filters.find((filter) => filter.name === name);
+  if (spec !== undefined) return { name, in: 'query', required: false, description: spec.description, schema: filterSchema(spec) };
+  const param = PARAMS[name as ParamName];
+  return { name, in: 'query', required: false, description: param.description, schema: structuredClone(param.schema) };
+}
+
 function parameters(route: Route): Json[] {
-  const query = route.params.map((name) => ({
-    name, in: 'query', required: false, description: PARAMS[name].description, schema: structuredClone(PARAMS[name].schema),
-  }));
+  const query = route.params.map((name) => queryParameter(route, name));
   const path = route.target.kind === 'docsAsset' ? [{
     name: 'asset', in: 'path', required: true,
     description: `A file of the page: ${DOCS_ASSET_NAMES.map((name) => `\`${name}\``).join(', ')}. Any other name is 404.`,

@@ -4,12 +4,13 @@
  * `remote`, `user_agent`. Never a key; of header values only the user agent, cut to 200
  * characters (and `X-Forwarded-For`'s client address, with `--trust-proxy`); never an
  * unrecognised query parameter: the query enters the line only as the values that passed the
- * parameter checks (a ticker, a CIK, a limit), and a path no route knows is cut where a segment
+ * parameter checks (a ticker, a CIK, a limit, the filters in their canonical form), and a path no route knows is cut where a segment
  * could hold a key.
  */
 import type { IncomingMessage } from 'node:http';
 import type { ErrorCode } from '../errors.js';
 import { ROUTES } from '../routes.js';
+import { FILTER_FIELD } from '../data/snapshot-index.js';
 import { clientAddress, type TrustedProxies } from './client-address.js';
 import type { RequestNote, ResponseObserver } from './observer.js';
 
@@ -54,8 +55,11 @@ export function accessLogLine(req: IncomingMessage, note: RequestNote, status: n
   const query = note.query;
   let params = 'null';
   if (query !== undefined && route !== undefined && route.params.length > 0) {
-    // limit is a whole number; key is a normalised ticker (A-Z 0-9 -) or a 10-digit CIK.
-    params = query.key === null ? `{"limit":${query.limit}}` : `{"limit":${query.limit},"${route.params.includes('cik') ? 'cik' : 'ticker'}":"${query.key}"}`;
+    // limit is a whole number; key is a normalised ticker (A-Z 0-9 -) or a 10-digit CIK, by the
+    // field the kind's lists are keyed by; other filters are their canonical text (docs/api.md §15).
+    const keyName = route.target.kind === 'rows' ? FILTER_FIELD[route.target.rows] : 'ticker';
+    params = query.filters !== null ? `{"limit":${query.limit},"filters":${JSON.stringify(query.filters.text)}}`
+      : query.key === null ? `{"limit":${query.limit}}` : `{"limit":${query.limit},"${keyName}":"${query.key}"}`;
   }
   const path = route !== undefined ? route.path : JSON.stringify(unroutedPath(req.url ?? '/')).slice(1, -1);
   const remote = clientAddress(req.socket.remoteAddress, trusted === undefined ? undefined : forwardedFor(req), trusted);

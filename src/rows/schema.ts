@@ -6,6 +6,7 @@
  * for this closed subset (tests check it against ajv on the same schemas).
  */
 import { CIK_PATTERN } from '../identifiers.js';
+import { dayNumber } from '../calendar-date.js';
 
 /** JSON Schema type names used here (RFC draft-bhutton-json-schema-validation-01 §6.1.1). */
 export type SchemaType = 'string' | 'integer' | 'number' | 'boolean' | 'null' | 'array' | 'object';
@@ -252,27 +253,9 @@ function compileObject(schema: Schema): Check {
   };
 }
 
-/** Whether `YYYY-MM-DD` names a real day (RFC 3339 §5.6–5.7: 2025-02-30 is not one), by arithmetic. */
+/** Whether `YYYY-MM-DD` names a real day (RFC 3339 §5.6–5.7: 2025-02-30 is not one). */
 function isCalendarDate(value: string): boolean {
-  if (value.length !== 10 || value.charCodeAt(4) !== 0x2d || value.charCodeAt(7) !== 0x2d) return false;
-  const year = digits(value, 0, 4);
-  const month = digits(value, 5, 2);
-  const day = digits(value, 8, 2);
-  if (year < 0 || month < 1 || month > 12 || day < 1) return false;
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-  const days = month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
-  return day <= days;
-}
-
-/** The decimal number written at `value[start, start + length)`, or -1 when a character is not a digit. */
-function digits(value: string, start: number, length: number): number {
-  let out = 0;
-  for (let i = start; i < start + length; i++) {
-    const code = value.charCodeAt(i) - 0x30;
-    if (code < 0 || code > 9) return -1;
-    out = out * 10 + code;
-  }
-  return out;
+  return dayNumber(value) !== undefined;
 }
 
 function typeOf(value: unknown): SchemaType | 'undefined' | 'non-finite number' {

@@ -35,7 +35,7 @@ function quick(query: string, route: (typeof LIST_ROUTES)[number]): ListQuery | 
 const VALID_CURSOR = encodeCursor('filings', 'AAPL', Buffer.from([0, 1, 2]), 1, 3);
 
 const segment = fc.oneof(
-  fc.constantFrom('limit', 'ticker', 'cik', 'cursor', 'Limit', 'TICKER', 'api_key', 'token', 'x', ''),
+  fc.constantFrom('limit', 'ticker', 'tickers', 'cik', 'form', 'since', 'item', 'cursor', 'Limit', 'TICKER', 'api_key', 'token', 'x', ''),
   fc.stringMatching(/^[a-z]{1,6}$/),
 ).chain((name) => fc.oneof(
   fc.constant(name),
@@ -55,11 +55,11 @@ test('whatever the quick path reads, the general path reads the same, without an
 test('the usual queries take the quick path', () => {
   const filings = LIST_ROUTES.find((route) => route.path.endsWith('/filings'))!;
   const whales = LIST_ROUTES.find((route) => route.path.endsWith('/whales'))!;
-  assert.deepEqual(quick('ticker=AAPL&limit=20', filings), { limit: 20, key: 'AAPL', cursor: null });
-  assert.deepEqual(quick('limit=100', filings), { limit: 100, key: null, cursor: null });
-  assert.deepEqual(quick('limit=05&ticker=BRK-B', filings), { limit: 5, key: 'BRK-B', cursor: null });
-  assert.deepEqual(quick('', filings), { limit: 20, key: null, cursor: null });
-  assert.deepEqual(quick('&ticker=X&', filings), { limit: 20, key: 'X', cursor: null }, 'empty segments are skipped, as splitQuery does');
+  assert.deepEqual(quick('ticker=AAPL&limit=20', filings), { limit: 20, key: 'AAPL', cursor: null, filters: null });
+  assert.deepEqual(quick('limit=100', filings), { limit: 100, key: null, cursor: null, filters: null });
+  assert.deepEqual(quick('limit=05&ticker=BRK-B', filings), { limit: 5, key: 'BRK-B', cursor: null, filters: null });
+  assert.deepEqual(quick('', filings), { limit: 20, key: null, cursor: null, filters: null });
+  assert.deepEqual(quick('&ticker=X&', filings), { limit: 20, key: 'X', cursor: null, filters: null }, 'empty segments are skipped, as splitQuery does');
   for (const other of ['ticker=aapl', 'ticker=BRK.B', 'ticker=%41', 'limit=0', 'limit=1&limit=2', 'cik=1', 'api_key=x', 'limit=1234567890']) {
     assert.equal(quick(other, filings), undefined, `${other} is left to the general path`);
   }

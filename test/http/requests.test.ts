@@ -128,10 +128,10 @@ test('cik ignores leading zeros and rows show it zero-padded; non-digits or more
   }
 });
 
-test('a parameter the endpoint does not list is 400: cik outside whales, ticker on whales, anything on meta', async (t) => {
+test('a parameter the endpoint does not list is 400: form outside filings, ticker on whales, anything on meta', async (t) => {
   const h = await startHarness(t);
   const key = withKey(KEYS.signal);
-  for (const path of [`${INSIDERS}?cik=1`, '/api/v1/finance/whales?ticker=AAPL', '/api/v1/meta?limit=5', `${INSIDERS}?foo=1`, '/api/v1/openapi.json?x=1']) {
+  for (const path of [`${INSIDERS}?form=4`, '/api/v1/finance/whales?ticker=AAPL', '/api/v1/meta?limit=5', `${INSIDERS}?foo=1`, '/api/v1/openapi.json?x=1']) {
     const reply = await h.get(path, path.includes('openapi') ? {} : key);
     assertError(reply, 400, 'invalid_parameter');
   }

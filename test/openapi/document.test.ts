@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ERROR_CODES, ERRORS, type ErrorCode } from '../../src/errors.js';
 import { PLANS } from '../../src/plans.js';
+import { filterSchema } from '../../src/filters.js';
 import { PARAMS, ROUTES, type Route } from '../../src/routes.js';
 import { ROW_ORDER_TEXT } from '../../src/rows/order.js';
 import { ADVICE_WORDS, META_ROW, ROW_KINDS, ROW_SCHEMAS } from '../../src/rows/schemas.js';
@@ -90,7 +91,8 @@ describe('derived from the route table', () => {
       assert.deepEqual(parameters.filter((p) => p.in === 'query').map((p) => p.name), [...route.params], route.path);
       for (const p of parameters.filter((p) => p.in === 'query')) {
         assert.equal(p.required, false);
-        assert.deepEqual(p.schema, PARAMS[p.name as keyof typeof PARAMS].schema);
+        const filter = route.filters.find((spec) => spec.name === p.name);
+        assert.deepEqual(p.schema, filter !== undefined ? filterSchema(filter) : PARAMS[p.name as keyof typeof PARAMS].schema, `${route.path} ${p.name}`);
       }
       const conditional = ['rows', 'openapi', 'docs', 'docsAsset', 'favicon'].includes(route.target.kind);
       assert.equal(parameters.some((p) => p.in === 'header' && p.name === 'If-None-Match'), conditional, route.path);

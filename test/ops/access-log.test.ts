@@ -33,6 +33,7 @@ test('one JSON line per response, with its fields and nothing of keys, header va
     ['/api/v1/meta', withKey('not-a-known-key')],
     ['/api/v1/finance/filings', withKey(KEYS.signal), 'HEAD'],
     ['/healthz', {}],
+    ['/api/v1/finance/filings?form=sc+13g,4&tickers=msft,aapl&since=2025-01-01', withKey(KEYS.signal)],
   ];
   for (const [path, headers, method] of requests) await h.get(path, headers, method);
   assert.equal(lines.length, requests.length);
@@ -41,7 +42,7 @@ test('one JSON line per response, with its fields and nothing of keys, header va
   const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
   for (const entry of entries) assert.deepEqual(Object.keys(entry), FIELDS);
 
-  const [good, whales, keyInQuery, badTicker, unknownParam, keyInPath, suspended, unknown, head, health] = entries;
+  const [good, whales, keyInQuery, badTicker, unknownParam, keyInPath, suspended, unknown, head, health, filtered] = entries;
   assert.equal(good!.path, '/api/v1/finance/filings');
   assert.deepEqual(good!.params, { limit: 5, ticker: 'AAPL' });
   assert.equal(good!.status, 200);
@@ -63,6 +64,7 @@ test('one JSON line per response, with its fields and nothing of keys, header va
   assert.deepEqual([unknown!.status, unknown!.key_id], [401, null]);
   assert.deepEqual([head!.method, head!.bytes, head!.status], ['HEAD', 0, 200]);
   assert.deepEqual([health!.path, health!.key_id], ['/healthz', null]);
+  assert.deepEqual(filtered!.params, { limit: 20, filters: 'form=4,SC 13G&ticker=AAPL,MSFT&filed_at=2025-01-01..' }, 'filters in their canonical form');
 });
 
 test('an unrouted path is cut to short segments, without its query', () => {
