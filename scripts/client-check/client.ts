@@ -38,6 +38,10 @@ const transactions = await client.GET('/api/v1/finance/insider-transactions', { 
 check(transactions.data?.data.every((row) => row.type === 'insider_transaction' && (row.value_usd === null || typeof row.value_usd === 'number')), 'insider-transactions');
 const financials = await client.GET('/api/v1/finance/financials', { params: { query: { ticker: 'AAPL', limit: 2 } } });
 check(financials.data?.data.every((row) => Number.isInteger(row.fiscal_year) && typeof row.values.revenue_usd !== 'string'), 'financials');
+const holders = await client.GET('/api/v1/finance/holders', { params: { query: { ticker: 'GOOG', limit: 2 } } });
+check((holders.data?.data.length ?? 0) > 0 && holders.data?.data.every((row) => row.type === 'holder' && row.tickers.includes('GOOG')), 'holders');
+const coded = await client.GET('/api/v1/finance/insider-transactions', { params: { query: { ticker: 'TSLA', code: 'S,M', since: '2020-01-01', limit: 3 } } });
+check(coded.data?.data.every((row) => row.code === 'S' || row.code === 'M'), 'insider-transactions with filters');
 const document = await client.GET('/api/v1/openapi.json');
 check(document.data?.openapi.startsWith('3.1'), 'openapi.json');
 const head = await client.HEAD('/api/v1/finance/filings', { params: { query: { limit: 1 } } });
