@@ -3,23 +3,11 @@
  * row against these, the builder verifies its output with them and the OpenAPI document
  * publishes them, and the TypeScript types in `types.ts` are derived from them (`Static<typeof INSIDER_ROW>`).
  */
-import { TICKER_PATTERN } from '../identifiers.js';
+import { filedAtSource, summary, ticker, tickers, usd } from './fields.js';
+import { FINANCIALS_ROW } from './financials-schema.js';
 import {
   accessionNo, arr, bool, cik, date, dateTime, int, literal, nullable, num, obj, oneOf, str, type Schema, type TypedSchema,
 } from './schema.js';
-
-/** Ticker as EDGAR writes it (company_tickers.json): upper case, class suffix after `-`. */
-const ticker = (description = 'ticker symbol, upper case, class suffix after "-" as EDGAR writes it (BRK-B)'): TypedSchema<string> =>
-  str(description, { pattern: TICKER_PATTERN });
-const usd = (description: string): TypedSchema<number> => num(`${description}, in USD`);
-/** docs/api.md §6 "Tickers". Optional in the schema so that snapshots built before it still load; every build writes it. */
-const tickers = arr(ticker(), 'every ticker the company trades under (company_tickers files and the submissions JSON), primary first; ' +
-  '`ticker` is the first. `?ticker=` finds the row by any of them (GOOG and GOOGL both find Alphabet)');
-/** Optional in the schemas so that snapshots built before it still load; every build writes it. */
-const filedAtSource = oneOf(['edgar', 'signature_date'], 'where filed_at came from: "edgar", one of EDGAR\'s own records of the filing ' +
-  '(SGML header, -index page, .header.json, submissions JSON, a data set\'s SUBMISSION table); "signature_date", the signature date on ' +
-  'the form itself (Form 3/4/5 or 13F cover page), where no input gives the filing date. Forms are mostly signed on the day they are filed, some days before');
-const summary = str('factual sentences made from the row\'s own figures at build time; absent on the free plan and where none exists');
 
 /** Form 4 transaction codes that the insider rows count (SEC Form 4 General Instructions 8). */
 export const COUNTED_TRANSACTION_CODES = ['P', 'S'] as const;
@@ -263,54 +251,7 @@ export const REPORT_ROW = obj({
   '(from submissions JSON, filing headers, Forms 3/4/5, 13F reports or XBRL company facts). Profile fields come from the submissions JSON, ' +
   'else from the latest filing header; institutional sums each 13F filer\'s holdings of any of the company\'s share classes');
 
-/** The fiscal periods of a financials row: a fiscal year, or one of its quarters. */
-export const FINANCIAL_PERIODS = ['FY', 'Q1', 'Q2', 'Q3', 'Q4'] as const;
-
-/** The forms whose XBRL financial statements give financials rows (docs/api.md §16). */
-export const FINANCIAL_FORMS = ['10-K', '10-Q', '10-K/A', '10-Q/A'] as const;
-
-const periodValue = (what: string): TypedSchema<number | null> => nullable(num(`${what} over the row's period (a three-month value on a quarter row, the year's on an FY row), as first reported; null where no filing stated it`));
-const instantValue = (what: string): TypedSchema<number | null> => nullable(num(`${what} at period_end, as first reported; null where no filing stated it`));
-const conceptName = str('the taxonomy-qualified XBRL concept the value came from', { pattern: '^[a-z][a-z0-9-]*:[A-Za-z0-9]+$' });
-
-/** The values of a financials row, each with its unit. */
-const financialValues = {
-  revenue_usd: periodValue('revenue in USD'),
-  operating_income_usd: periodValue('operating income (negative for a loss) in USD'),
-  net_income_usd: periodValue('net income attributable to the company (negative for a loss) in USD'),
-  eps_basic: periodValue('basic earnings per share in USD'),
-  eps_diluted: periodValue('diluted earnings per share in USD'),
-  total_assets_usd: instantValue('total assets in USD'),
-  total_liabilities_usd: instantValue('total liabilities in USD'),
-  stockholders_equity_usd: instantValue('stockholders\' equity in USD'),
-  cash_usd: instantValue('cash and cash equivalents in USD'),
-  operating_cash_flow_usd: periodValue('net cash from operating activities in USD'),
-  shares_outstanding: nullable(num('common shares outstanding at period_end (balance sheet); where the filings state none at that date, the count on the ' +
-    'cover page of the filing that first reported the period, as of its own later date (concept dei:EntityCommonStockSharesOutstanding); null where neither is stated')),
-};
-
-/** Financials row: one company's fiscal period as its 10-K or 10-Q first reported it in XBRL. */
-export const FINANCIALS_ROW = obj({
-  type: literal('financials'),
-  ticker: nullable(ticker('primary ticker of the company, or null where it has none')),
-  tickers: arr(ticker(), 'every ticker of the company, primary first; [] where it has none. `?ticker=` finds the row by any of them'),
-  cik: cik('company CIK'),
-  company: str('company name'),
-  fiscal_year: int('fiscal year: the calendar year of its last day, or the year before when that day is January 1 to 7 (a 52/53-week year ending near December 31)', 1900),
-  fiscal_period: oneOf(FINANCIAL_PERIODS, 'FY for the fiscal year, Q1 to Q4 for its three-month quarters on the company\'s own fiscal calendar (not the filing\'s fy/fp tags)'),
-  period_start: date('first day of the period'),
-  period_end: date('last day of the period'),
-  form: oneOf(FINANCIAL_FORMS, 'form of the filing that first reported the period'),
-  accession_no: accessionNo('accession number of the filing that first reported the period'),
-  filed_at: date('filing date of that filing'),
-  values: obj(financialValues, [], 'the period\'s values, as first reported: each from the earliest filing (by filing date, then accession number) ' +
-    'that stated it; a later restatement does not change them. A quarter row takes three-month values only: a year-to-date cash flow leaves ' +
-    'operating_cash_flow_usd null on Q2 and Q3'),
-  concepts: obj(Object.fromEntries(Object.keys(financialValues).map((key) => [key, conceptName])) as Record<keyof typeof financialValues, typeof conceptName>,
-    Object.keys(financialValues) as (keyof typeof financialValues)[], 'for each non-null value, the concept it came from, e.g. "us-gaap:Revenues"'),
-  summary,
-}, ['summary'], 'one fiscal period of one company that a 10-K, 10-Q or an amendment reported in XBRL, from the company facts filed by the snapshot\'s as-of date; ' +
-  'every period in the data is a row (no window). A Q4 row exists only where a filing states the three-month fourth quarter itself; it is never derived from the year and the other quarters');
+export { FINANCIAL_FORMS, FINANCIAL_PERIODS, FINANCIALS_ROW } from './financials-schema.js';
 
 /**
  * Holder row (docs/api.md §16): one position of one 13F filer's latest period, with the figures
