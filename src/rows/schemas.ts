@@ -6,7 +6,7 @@
 import { filedAtSource, summary, ticker, tickers, usd } from './fields.js';
 import { FINANCIALS_ROW } from './financials-schema.js';
 import {
-  accessionNo, arr, bool, cik, date, dateTime, int, literal, nullable, num, obj, oneOf, str, type Schema, type TypedSchema,
+  accessionNo, arr, bool, cik, date, dateTime, int, literal, nullable, num, obj, oneOf, str, type Schema,
 } from './schema.js';
 
 /** Form 4 transaction codes that the insider rows count (SEC Form 4 General Instructions 8). */
