@@ -11,6 +11,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KEYS, startHarness, withKey, writeFixtureSnapshot, type Harness } from '../helpers/harness.js';
 import { publishVersion } from '../../src/data/snapshot-writer.js';
+import { walkLinks } from '../helpers/link-walk.js';
 import { realBuild, secDataSkip as skip } from '../helpers/real-build.js';
 import { ORDER_KEY_PARTS } from '../../src/data/order-key.js';
 
@@ -25,22 +26,7 @@ async function serveRealBuild(t: Parameters<typeof startHarness>[0]): Promise<{ 
   return { h, rows: built.rows['insider-transactions'] as unknown as Record<string, unknown>[] };
 }
 
-/** Follows `Link: <…>; rel="next"` from `path` to the end. */
-async function walk(h: Harness, path: string, key: string): Promise<{ rows: Record<string, unknown>[]; pages: number[] }> {
-  const rows: Record<string, unknown>[] = [];
-  const pages: number[] = [];
-  let next: string | undefined = path;
-  while (next !== undefined) {
-    const reply = await h.get(next, withKey(key));
-    assert.equal(reply.status, 200, `${next}: ${reply.text}`);
-    rows.push(...reply.json.data);
-    pages.push(reply.json.count);
-    const link = reply.headers.link as string | undefined;
-    next = link === undefined ? undefined : /^<https:\/\/api\.example\.test([^>]+)>; rel="next"$/.exec(link)![1];
-    assert.ok(pages.length <= 100, 'the walk ends');
-  }
-  return { rows, pages };
-}
+const walk = (h: Harness, path: string, key: string): ReturnType<typeof walkLinks> => walkLinks(h, path, key, BASE_URL);
 
 /** The fields of the order key, as text: rows whose texts are equal tie, and keep their file order. */
 const orderKey = (row: Record<string, unknown>): string => ORDER_KEY_PARTS['insider-transactions'].map((p) => String(row[p.field])).join('|');

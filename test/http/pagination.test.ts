@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness, withKey, writeFixtureSnapshot, KEYS, type Harness } from '../helpers/harness.js';
 import { fixtureRows } from '../fixtures/rows.js';
+import { nextOf as nextLink, walkLinks } from '../helpers/link-walk.js';
 import { ROUTES } from '../../src/routes.js';
 import { ROW_ORDER } from '../../src/rows/order.js';
 import { publishVersion } from '../../src/data/snapshot-writer.js';
@@ -16,30 +17,8 @@ import { encodeCursor } from '../../src/http/cursor.js';
 const BASE_URL = 'https://api.example.test';
 const LIST_ROUTES = ROUTES.filter((route) => route.target.kind === 'rows') as (typeof ROUTES[number] & { target: { kind: 'rows'; rows: RowKind } })[];
 
-/** The target of a `Link: <…>; rel="next"` field, as a path on the harness. */
-function nextOf(link: unknown): string | undefined {
-  if (link === undefined) return undefined;
-  const match = /^<([^>]+)>; rel="next"$/.exec(String(link));
-  assert.ok(match, `Link is one RFC 8288 link with rel="next": ${String(link)}`);
-  assert.ok(match[1]!.startsWith(BASE_URL), `Link starts with the base URL: ${match[1]}`);
-  return match[1]!.slice(BASE_URL.length);
-}
-
-/** Follows Link from `path` to the end; returns every row and the pages' sizes. */
-async function walk(h: Harness, path: string, key: string): Promise<{ rows: any[]; pages: number[] }> {
-  const rows: any[] = [];
-  const pages: number[] = [];
-  let next: string | undefined = path;
-  while (next !== undefined) {
-    const reply = await h.get(next, withKey(key));
-    assert.equal(reply.status, 200, `${next}: ${reply.text}`);
-    rows.push(...reply.json.data);
-    pages.push(reply.json.count);
-    next = nextOf(reply.headers.link);
-    assert.ok(pages.length < 100, 'the walk ends');
-  }
-  return { rows, pages };
-}
+const nextOf = (link: unknown): string | undefined => nextLink(link, BASE_URL);
+const walk = (h: Harness, path: string, key: string): ReturnType<typeof walkLinks> => walkLinks(h, path, key, BASE_URL, 99);
 
 test('following Link reaches every row of every list once, in order, and the last page has no Link', async (t) => {
   const h = await startHarness(t, { baseUrl: BASE_URL });
