@@ -5,32 +5,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { TestContext } from 'node:test';
 import { loadSnapshot, type SnapshotIndex } from '../../src/data/snapshot-index.js';
 import { pageBytes, type Variant } from '../../src/data/page.js';
 import type { IndexSection } from '../../src/data/index-file.js';
 import { ROW_SECTIONS } from '../../src/data/row-index.js';
-import { SnapshotError } from '../../src/data/snapshot-format.js';
 import { ROW_KINDS } from '../../src/rows/schemas.js';
-import { writeFixtureSnapshot } from '../helpers/harness.js';
-import { editFile, editIndexSections, readManifestJson } from '../helpers/snapshot-files.js';
-import { richFixtureRows } from '../fixtures/rows.js';
-
-async function version(t: TestContext, indexes = true): Promise<{ root: string; dir: string }> {
-  const root = await mkdtemp(join(tmpdir(), 'eqf-index-load-'));
-  t.after(() => rm(root, { recursive: true, force: true }));
-  await writeFixtureSnapshot(root, 'v1', richFixtureRows(), true, indexes);
-  return { root, dir: join(root, 'v1') };
-}
-
-async function refusal(root: string): Promise<string> {
-  const error = await loadSnapshot(root).then(() => undefined, (e: unknown) => e);
-  assert.ok(error instanceof SnapshotError, `expected a SnapshotError, got ${String(error)}`);
-  return error.message;
-}
+import { editFile, editIndexSections, readManifestJson, refusal, tempVersion } from '../helpers/snapshot-files.js';
 
 /** Every page of every list a request can name, in both variants, at a few page sizes. */
 function everyPage(snapshot: SnapshotIndex): string[] {
@@ -50,15 +32,15 @@ function everyPage(snapshot: SnapshotIndex): string[] {
 }
 
 test('a version with index files gives the same rows, lists and pages as the same version without', async (t) => {
-  const withIndexes = await loadSnapshot((await version(t, true)).root);
-  const without = await loadSnapshot((await version(t, false)).root);
+  const withIndexes = await loadSnapshot((await tempVersion(t, true)).root);
+  const without = await loadSnapshot((await tempVersion(t, false)).root);
   assert.deepEqual(withIndexes.rowCounts, without.rowCounts);
   assert.equal(withIndexes.tag, without.tag, 'list ETags depend on the rows alone');
   assert.deepEqual(everyPage(withIndexes), everyPage(without));
 });
 
 test('the manifest names every index file with its SHA-256 and size, and the rows\' files with their size', async (t) => {
-  const { dir } = await version(t);
+  const { dir } = await tempVersion(t);
   const { files } = await readManifestJson(dir);
   for (const kind of ROW_KINDS) {
     assert.match(files[`${kind}.index`]!.sha256, /^[0-9a-f]{64}$/);
@@ -68,10 +50,10 @@ test('the manifest names every index file with its SHA-256 and size, and the row
 });
 
 test('an index file changed on disk, or rows changed on disk, is refused by its SHA-256', async (t) => {
-  const { root, dir } = await version(t);
+  const { root, dir } = await tempVersion(t);
   await editFile(dir, 'filings.index', (bytes) => { bytes[bytes.length - 9]! ^= 1; return bytes; }, false);
   assert.match(await refusal(root), /v1\/filings\.index: sha256 is [0-9a-f]{64}, manifest says/);
-  const other = await version(t);
+  const other = await tempVersion(t);
   await editFile(other.dir, 'filings.ndjson', (bytes) => { bytes[10]! ^= 1; return bytes; }, false);
   assert.match(await refusal(other.root), /v1\/filings\.ndjson: sha256 is [0-9a-f]{64}, manifest says/);
   await editFile(other.dir, 'filings.ndjson', (bytes) => Buffer.concat([bytes, Buffer.from('{}\n')]), false);
@@ -103,14 +85,14 @@ const WRONG_CONTENT: [string, (sections: Map<string, IndexSection>) => void, Reg
 
 for (const [what, edit, message] of WRONG_CONTENT) {
   test(`an index file with the right SHA-256 but wrong content is refused: ${what}`, async (t) => {
-    const { root, dir } = await version(t);
+    const { root, dir } = await tempVersion(t);
     await editIndexSections(dir, 'filings.index', edit);
     assert.match(await refusal(root), message);
   });
 }
 
 test('a manifest that names no index file loads the rows the old way; one that names a missing or unknown file is refused', async (t) => {
-  const { root, dir } = await version(t);
+  const { root, dir } = await tempVersion(t);
   const expected = everyPage(await loadSnapshot(root));
   const manifest = await readManifestJson(dir);
   const { ['filings.index']: _dropped, ...rest } = manifest.files;
@@ -126,7 +108,7 @@ test('a manifest that names no index file loads the rows the old way; one that n
 });
 
 test('rows larger than the split size are held in several chunks, a row never split, and serve the same pages', async (t) => {
-  const { root } = await version(t);
+  const { root } = await tempVersion(t);
   const whole = await loadSnapshot(root);
   const split = await loadSnapshot(root, undefined, { splitBytes: 2_000 });
   const table = split.list('filings', null).table;

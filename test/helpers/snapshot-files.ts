@@ -3,11 +3,37 @@
  * changed with the manifest left as it was, or with the manifest's SHA-256 and size made to
  * match, so that only the checks behind the hash can refuse them.
  */
+import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { TestContext } from 'node:test';
 import { decodeIndex, encodeIndex, type IndexSection } from '../../src/data/index-file.js';
-import { MANIFEST_FILE } from '../../src/data/snapshot-format.js';
+import { MANIFEST_FILE, SnapshotError } from '../../src/data/snapshot-format.js';
+import { loadSnapshot } from '../../src/data/snapshot-index.js';
+import { writeFixtureSnapshot } from './harness.js';
+import { richFixtureRows } from '../fixtures/rows.js';
+
+/**
+ * Writes `rows` as version `v1` of a temporary snapshot folder (removed after the test), with
+ * index files unless `indexes` is false, and publishes it.
+ *
+ * @returns the folder (`root`) and the version's own (`dir`).
+ */
+export async function tempVersion(t: TestContext, indexes = true, rows: Parameters<typeof writeFixtureSnapshot>[2] = richFixtureRows()): Promise<{ root: string; dir: string }> {
+  const root = await mkdtemp(join(tmpdir(), 'eqf-index-load-'));
+  t.after(() => rm(root, { recursive: true, force: true }));
+  await writeFixtureSnapshot(root, 'v1', rows, true, indexes);
+  return { root, dir: join(root, 'v1') };
+}
+
+/** The message of the SnapshotError that loading the published version of `root` fails with (an assertion fails if it loads). */
+export async function refusal(root: string): Promise<string> {
+  const error = await loadSnapshot(root).then(() => undefined, (e: unknown) => e);
+  assert.ok(error instanceof SnapshotError, `expected a SnapshotError, got ${String(error)}`);
+  return error.message;
+}
 
 /**
  * Replaces a file of a version with `edit(bytes)`; with `rehash`, its manifest entry's `sha256`
