@@ -15,11 +15,14 @@ import { clientAddress, type TrustedProxies } from './client-address.js';
 import type { RequestNote, ResponseObserver } from './observer.js';
 
 /**
- * Longest path segment written as it is for a path that matched no route: the longest segment of
- * any route (`openapi.json`). A longer one may be a key pasted into the URL (a minted key is
- * `eqf_` + 38 characters), so it is written as `…`.
+ * Longest path segment written as it is for a path that matched no route, unless it is a segment
+ * of a route (`insider-transactions`, `openapi.json`): 12 characters, the longest ticker. A
+ * longer one may be a key pasted into the URL (a minted key is `eqf_` + 38 characters; an
+ * operator's own keys may be shorter), so it is written as `…`.
  */
-const MAX_UNROUTED_SEGMENT = Math.max(...ROUTES.flatMap((route) => route.path.split('/').map((segment) => segment.length)));
+const MAX_UNROUTED_SEGMENT = 12;
+/** Every segment of every route's path, written as it is wherever it appears in an unrouted path. */
+const ROUTE_SEGMENTS: ReadonlySet<string> = new Set(ROUTES.flatMap((route) => route.path.split('/')));
 /** Longest path written for a path that matched no route, in characters. */
 const MAX_UNROUTED_PATH = 100;
 
@@ -87,7 +90,7 @@ function cutUserAgent(text: string): string {
 export function unroutedPath(url: string): string {
   const q = url.indexOf('?');
   const path = (q === -1 ? url : url.slice(0, q)).slice(0, MAX_UNROUTED_PATH);
-  return path.split('/').map((segment) => (segment.length > MAX_UNROUTED_SEGMENT ? '…' : segment)).join('/');
+  return path.split('/').map((segment) => (segment.length > MAX_UNROUTED_SEGMENT && !ROUTE_SEGMENTS.has(segment) ? '…' : segment)).join('/');
 }
 
 /**

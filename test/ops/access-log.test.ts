@@ -70,6 +70,8 @@ test('one JSON line per response, with its fields and nothing of keys, header va
 test('an unrouted path is cut to short segments, without its query', () => {
   assert.equal(unroutedPath('/api/v1/eqf_O4fTdfnqXNNdQMMAlCyNfYImM75IxpsU3jZ1Yj/x?key=1'), '/api/v1/…/x');
   assert.equal(unroutedPath('/robots.txt'), '/robots.txt');
+  assert.equal(unroutedPath('/api/v1/finance/insider-transactions/x'), '/api/v1/finance/insider-transactions/x', 'a route\'s own segments are shown');
+  assert.equal(unroutedPath('/api/v1/my-own-key-123456'), '/api/v1/…', 'a segment longer than a ticker may be a key');
   assert.ok(unroutedPath(`/${'a/'.repeat(200)}`).length <= 100);
   const line = accessLogLine({ method: 'GET', url: '/x', socket: { remoteAddress: undefined } } as never,
     { requestId: 'r', time: 0, startedAt: 0, route: undefined, keyId: undefined, plan: undefined, query: undefined }, 404, 10, 'not_found', 0.0004);
