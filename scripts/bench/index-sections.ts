@@ -2,7 +2,7 @@
  * `tsx scripts/bench/index-sections.ts --snapshots DIR [--markdown]`: what each index of the
  * current version costs, from the section tables of its index files (src/data/index-file.ts): per
  * kind and per index (a filter's `filters.X.values`/`starts`/`rows` together, a date column
- * `filters.date.F`, and the rows' own layout sections as "rows"), the bytes and the bytes per row
+ * `filters.date.F`, and the rows' own sections by the first part of their name), the bytes and the bytes per row
  * of the kind. The server holds the i32 sections as typed arrays of the same size; a postings
  * index's values are parsed from their JSON into strings, which take about as much again (V8
  * one-byte strings plus a pointer each), so for those the file bytes are a lower bound.
@@ -17,15 +17,19 @@ import { ELEMENT_BYTES, HEADER_BYTES, MAX_TABLE_BYTES, readTable } from '../../s
 export interface IndexCost {
   kind: string;
   rows: number;
-  /** Index name ("rows" for the rows' layout, "filters.X", "filters.date.F") to its bytes. */
+  /** Index name ("rows", "lists", "order", "filters.X", "filters.date.F") to its bytes. */
   bytes: Record<string, number>;
 }
 
-/** The index of a section: `filters.date.F` and `filters.X` for filter sections, "rows" for the others. */
+/**
+ * The index of a section: `filters.date.F` and `filters.X` for filter sections, else the first
+ * part of its name (row-index.ts): "rows" (each row's place and facts), "lists" (the lists keyed
+ * by ticker) and "order" (the order keys cursors are read against).
+ */
 function indexOf(section: string): string {
   if (section.startsWith('filters.date.')) return section;
   const filter = /^filters\.([^.]+)\./.exec(section);
-  return filter ? `filters.${filter[1]!}` : 'rows';
+  return filter ? `filters.${filter[1]!}` : section.split('.')[0]!;
 }
 
 /** The index costs of the version `CURRENT` names under `snapshotsDir`, kind by kind in manifest order. */
