@@ -177,18 +177,18 @@ async function main(): Promise<number> {
     const rps = (name: string): number => median(results[name]!.map((r) => r.rps));
     const p99 = (name: string): number => median(results[name]!.map((r) => r.p99_us)) / 1000;
     const baseOf = (name: string): string => byName.get(name)!.base;
-    /** Per round, the case against its base in the same round: the range of the ratios. */
+    /** Per round, the case against its base in the same round: the median of the ratios and their range. */
     const range = (name: string, of: (r: WrkResult) => number): string => {
       const ratios = results[name]!.map((r, i) => of(r) / of(results[baseOf(name)]![i]!));
-      return `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
+      return `${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`;
     };
     const lines = [
       `Filters bench: ${rounds} rounds (load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at the end) × ${seconds} s per case, ${CONNECTIONS} connections, snapshot ${snapshotDir}`,
       '',
-      '| case | req/s (median) | p99 ms (median) | server CPU µs/request (median) | req/s ratio (rounds) | p99 ratio (rounds) |',
-      '|---|---|---|---|---|---|',
+      '| case | req/s (median) | p99 ms (median) | server CPU µs/request (median) | req/s ratio, median (rounds) | p99 ratio, median (rounds) | CPU ratio (base/case) |',
+      '|---|---|---|---|---|---|---|',
       ...cases.map(({ name }) => `| ${name} | ${rps(name).toFixed(0)} | ${p99(name).toFixed(2)} | ${median(cpuUs[name]!).toFixed(1)} | ` +
-        `${range(name, (r) => r.rps)} | ${range(name, (r) => r.p99_us)} |`),
+        `${range(name, (r) => r.rps)} | ${range(name, (r) => r.p99_us)} | ${(median(cpuUs[baseOf(name)]!) / median(cpuUs[name]!)).toFixed(2)} |`),
       '',
       'Ratios per round against the unfiltered first page of the same endpoint, the tickers walk\'s against the overview walk. Targets: req/s ratio ≥ 0.8, p99 ratio ≤ 1.5.',
     ];
