@@ -23,8 +23,9 @@ import { sortRows, writeSnapshot } from '../src/data/snapshot-writer.js';
 import { writeKeysFile } from '../src/keys/keys-command.js';
 import { hashKey, type KeyRecord } from '../src/keys/keys-file.js';
 import { BASE62, KEY_PREFIX, keyChecksum } from '../src/keys/mint.js';
-import type { EarningsRow, FilingRow, InsiderTransactionRow } from '../src/rows/types.js';
+import type { EarningsRow, FilingRow, HolderRow, InsiderTransactionRow } from '../src/rows/types.js';
 import { makeFinancials } from './bench/synthetic-financials.js';
+import { makeManyHolders } from './bench/synthetic-holders.js';
 import {
   businessDays, makeCompanies, makeEarnings, makeFiling, makeHolders, makeInsider, makeInsiderTransactions, makeReport, makeWhale, perDay, randomInt,
   seededRandom, zipfSampler, type Company, type CompanyActivity,
@@ -52,6 +53,12 @@ export interface GenerateOptions {
   transactions?: number;
   /** Financials rows: each company's fiscal quarters and years, latest first. @default companies × 25 (about six years) */
   financials?: number;
+  /**
+   * Holder rows: positions of the 13F filers (the whale rows' filers) over the companies' CUSIPs,
+   * popular stocks held by many (scripts/bench/synthetic-holders.ts). @default one row per
+   * distinct CUSIP of each whale row's top holdings (about 10 a filer)
+   */
+  holders?: number;
   /** Last business day the data covers. @default 2025-06-30 */
   through?: string;
   /**
@@ -97,7 +104,7 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
   const nWhales = options.whales ?? 5000;
   const nFinancials = options.financials ?? options.companies * 25;
   const nKeys = options.keys ?? 10_000;
-  for (const [name, value] of Object.entries({ companies: options.companies, filings: nFilings, whales: nWhales })) {
+  for (const [name, value] of Object.entries({ companies: options.companies, filings: nFilings, whales: nWhales, holders: options.holders ?? 1 })) {
     if (!Number.isSafeInteger(value) || value < 1) throw new Error(`--${name} must be a whole number, 1 or more`);
   }
   const revision = options.revision ?? 0;
@@ -173,7 +180,15 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
   const whaleRandom = seededRandom(rowSeed + 606);
   const whaleFilers = makeCompanies(seededRandom(rowSeed + 707), nWhales, 0).map((c, i) => ({ ...c, cik: String(9_000_000 + i * 7).padStart(10, '0') }));
   const whales = sortRows('whales', whaleFilers.map((f, i) => makeWhale(whaleRandom, f, listed, through, 900_000 + i)));
-  const holders = sortRows('holders', whales.flatMap(makeHolders));
+  let holderRows = 0;
+  const holders = function* (): Generator<HolderRow> {
+    const rows = options.holders === undefined ? sortRows('holders', whales.flatMap(makeHolders))
+      : makeManyHolders(seededRandom(rowSeed + 1010), whales, listed, zipf, options.holders);
+    for (const row of rows) {
+      holderRows++;
+      yield row;
+    }
+  };
   const snapshotsDir = join(options.out, 'snapshots');
   await writeSnapshot({
     root: snapshotsDir, version, dataThrough: through, publish: options.publish ?? true,
@@ -187,8 +202,8 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
       filings: filings(),
       'insider-transactions': transactions(),
       financials: makeFinancials(seededRandom(rowSeed + 909), companies, through, nFinancials),
-      // The whales' top holdings, one row each: about 10 a filer.
-      holders,
+      // The whales' top holdings, one row each (about 10 a filer), or --holders positions.
+      holders: holders(),
     },
   });
 
@@ -202,7 +217,7 @@ export async function generateSnapshot(options: GenerateOptions): Promise<Genera
     snapshotsDir, version,
     rows: {
       reports: listed.length, filings: nFilings, earnings: nEarnings, whales: nWhales, 'insider-transactions': transactionRows, financials: nFinancials,
-      holders: holders.length,
+      holders: holderRows,
     },
     filingsPerTicker: { max: counts[0] ?? 0, median: counts[counts.length >> 1] ?? 0, min: counts[counts.length - 1] ?? 0 },
     keysFile, keysText, seconds: (performance.now() - started) / 1000,
@@ -235,14 +250,14 @@ async function writeKeys(out: string, count: number, seed: number): Promise<[str
 }
 
 const USAGE = `usage: tsx scripts/gen-snapshot.ts --companies N --filings N [--out DIR] [--seed N] [--keys N]
-       [--zipf S] [--whales N] [--earnings N] [--transactions N] [--financials N] [--through YYYY-MM-DD] [--revision N] [--version V] [--no-publish]`;
+       [--zipf S] [--whales N] [--earnings N] [--transactions N] [--financials N] [--holders N] [--through YYYY-MM-DD] [--revision N] [--version V] [--no-publish]`;
 
 async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv, strict: true, options: {
       companies: { type: 'string' }, filings: { type: 'string' }, out: { type: 'string' }, seed: { type: 'string' },
       keys: { type: 'string' }, zipf: { type: 'string' }, whales: { type: 'string' }, earnings: { type: 'string' }, transactions: { type: 'string' },
-      financials: { type: 'string' },
+      financials: { type: 'string' }, holders: { type: 'string' },
       through: { type: 'string' }, revision: { type: 'string' }, version: { type: 'string' }, 'no-publish': { type: 'boolean' }, help: { type: 'boolean' },
     },
   });
@@ -262,7 +277,7 @@ async function main(argv: string[]): Promise<number> {
   const out = values.out ?? `bench-out/snap-c${companies}-f${filings}-s${number('seed') ?? 1}-r${number('revision') ?? 0}`;
   const result = await generateSnapshot({
     out, companies, filings, seed: number('seed'), keys: number('keys'), zipf: number('zipf'), whales: number('whales'),
-    earnings: number('earnings'), transactions: number('transactions'), financials: number('financials'), through: values.through, revision: number('revision'),
+    earnings: number('earnings'), transactions: number('transactions'), financials: number('financials'), holders: number('holders'), through: values.through, revision: number('revision'),
     version: values.version, publish: !values['no-publish'],
   });
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

@@ -1,9 +1,9 @@
 /**
  * `npm run bench:filters -- --snapshot DIR [--serve SNAPSHOTS] [--rounds 3] [--seconds 5]`: the
- * filter targets of issue 26 (docs/api.md §15), measured in one run against the unfiltered first
- * page of filings:
+ * filter targets of issue 26 (docs/api.md §15), measured in one run, each filtered page against the
+ * unfiltered first page of its own endpoint. Filings:
  *
- * - first: the filings overview's first page (`limit=20`), the base of every ratio;
+ * - first: the filings overview's first page (`limit=20`), the base of the filings ratios;
  * - tickers: `tickers=` with 10 companies (the busiest, in five sets of ten);
  * - day: `since=D&until=D` on one day, five days from the middle of the list (a binary search
  *   on every filing);
@@ -15,6 +15,16 @@
  *   found anew (cursor decoded, rows merged, tag and cursor encoded): the walks show the cost of
  *   a page asked for once, the tickers walk against the overview walk.
  *
+ *
+ * The endpoints of docs/api.md §16, each with its own first page (`limit=20`) as the base:
+ *
+ * - insider-transactions: `tickers=` with 10 companies (five sets), `code=S`, one day of
+ *   `since`/`until` on transaction_date (five days from the middle of the list), `owner_cik` (five
+ *   owners from the middle of the list);
+ * - holders: `ticker` (the five busiest), `cusip` and `cik` (the filer; five each from the list);
+ * - financials: `tickers=` with 10 companies (five sets), `fiscal_period=FY`, a `since`/`until`
+ *   range on period_end (from January 1 to a period end from the middle of the list, five).
+ *
  * Rounds alternate the cases against one server, so each ratio compares figures of the same run;
  * beside req/s and p99 it reports the server's CPU time per request (from /proc), which a machine
  * shared with other work disturbs less.
@@ -25,7 +35,7 @@
  */
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { alternateRounds, BENCH_DIR, hasWrk, median, startServer, type WrkResult } from './processes.js';
@@ -36,8 +46,20 @@ const { values: flags } = parseArgs({
   strict: true,
 });
 const CONNECTIONS = 50;
-const FILINGS = '/api/v1/finance/filings';
-const CASES = ['first', 'tickers', 'day', 'form', 'ticker+form', 'overview walk', 'tickers walk'] as const;
+const API = '/api/v1/finance';
+const FILINGS = `${API}/filings`;
+const TRANSACTIONS = `${API}/insider-transactions`;
+const HOLDERS = `${API}/holders`;
+const FINANCIALS = `${API}/financials`;
+/** The fractions of a list's bytes whose rows give the values of a case's five requests. */
+const MIDDLE = [0.4, 0.45, 0.5, 0.55, 0.6];
+
+/** One measured case: its requests (round robin) and the case its ratios are taken against. */
+interface Case {
+  name: string;
+  base: string;
+  paths: string[];
+}
 /** Pages of a walk: more than the filtered pages kept per snapshot (filtered-page.ts), so that a walk's pages are found anew. */
 const WALK_PAGES = 3000;
 
@@ -85,16 +107,39 @@ async function main(): Promise<number> {
   const rounds = Number(flags.rounds ?? 3);
   const seconds = Number(flags.seconds ?? 5);
   const tickers = await busiestTickers(flags.serve === undefined ? dir : undefined, snapshotDir);
-  const days = [0.4, 0.45, 0.5, 0.55, 0.6].map((fraction) => String(rowAt(join(snapshotDir, 'filings.ndjson'), fraction).filed_at));
-  const requests: Record<(typeof CASES)[number], string[]> = {
-    first: [`${FILINGS}?limit=20`],
-    tickers: [0, 1, 2, 3, 4].map((set) => `${FILINGS}?tickers=${tickers.slice(set * 10, set * 10 + 10).join(',')}&limit=20`),
-    day: days.map((day) => `${FILINGS}?since=${day}&until=${day}&limit=20`),
-    form: [`${FILINGS}?form=8-K&limit=20`],
-    'ticker+form': tickers.slice(0, 5).map((ticker) => `${FILINGS}?ticker=${ticker}&form=8-K&limit=20`),
-    'overview walk': [],
-    'tickers walk': [],
-  };
+  /** A field of the rows at {@link MIDDLE} of a kind's NDJSON file. */
+  const middle = (kind: string, field: string): string[] => MIDDLE.map((fraction) => String(rowAt(join(snapshotDir, `${kind}.ndjson`), fraction)[field]));
+  const sets = [0, 1, 2, 3, 4].map((set) => tickers.slice(set * 10, set * 10 + 10).join(','));
+  const list = (endpoint: string, queries: string[]): string[] => queries.map((query) => `${endpoint}?${query}&limit=20`);
+  const cases: Case[] = [
+    { name: 'filings: first', base: 'filings: first', paths: [`${FILINGS}?limit=20`] },
+    { name: 'filings: tickers (10)', base: 'filings: first', paths: list(FILINGS, sets.map((set) => `tickers=${set}`)) },
+    { name: 'filings: one day', base: 'filings: first', paths: list(FILINGS, middle('filings', 'filed_at').map((day) => `since=${day}&until=${day}`)) },
+    { name: 'filings: form', base: 'filings: first', paths: list(FILINGS, ['form=8-K']) },
+    { name: 'filings: ticker+form', base: 'filings: first', paths: list(FILINGS, tickers.slice(0, 5).map((ticker) => `ticker=${ticker}&form=8-K`)) },
+    { name: 'insider-transactions: first', base: 'insider-transactions: first', paths: [`${TRANSACTIONS}?limit=20`] },
+    { name: 'insider-transactions: tickers (10)', base: 'insider-transactions: first', paths: list(TRANSACTIONS, sets.map((set) => `tickers=${set}`)) },
+    { name: 'insider-transactions: code=S', base: 'insider-transactions: first', paths: list(TRANSACTIONS, ['code=S']) },
+    {
+      name: 'insider-transactions: one day', base: 'insider-transactions: first',
+      paths: list(TRANSACTIONS, middle('insider-transactions', 'transaction_date').map((day) => `since=${day}&until=${day}`)),
+    },
+    { name: 'insider-transactions: owner_cik', base: 'insider-transactions: first', paths: list(TRANSACTIONS, middle('insider-transactions', 'owner_cik').map((cik) => `owner_cik=${cik}`)) },
+    { name: 'holders: first', base: 'holders: first', paths: [`${HOLDERS}?limit=20`] },
+    { name: 'holders: ticker', base: 'holders: first', paths: list(HOLDERS, tickers.slice(0, 5).map((ticker) => `ticker=${ticker}`)) },
+    { name: 'holders: cusip', base: 'holders: first', paths: list(HOLDERS, middle('holders', 'cusip').map((cusip) => `cusip=${cusip}`)) },
+    { name: 'holders: cik', base: 'holders: first', paths: list(HOLDERS, middle('holders', 'filer_cik').map((cik) => `cik=${cik}`)) },
+    { name: 'financials: first', base: 'financials: first', paths: [`${FINANCIALS}?limit=20`] },
+    { name: 'financials: tickers (10)', base: 'financials: first', paths: list(FINANCIALS, sets.map((set) => `tickers=${set}`)) },
+    { name: 'financials: FY', base: 'financials: first', paths: list(FINANCIALS, ['fiscal_period=FY']) },
+    {
+      name: 'financials: since/until', base: 'financials: first',
+      paths: list(FINANCIALS, middle('financials', 'period_end').map((end) => `since=${end.slice(0, 4)}-01-01&until=${end}`)),
+    },
+    { name: 'overview walk', base: 'overview walk', paths: [] },
+    { name: 'tickers walk', base: 'overview walk', paths: [] },
+  ];
+  const byName = new Map(cases.map((one) => [one.name, one]));
   const api = await startServer([join(ROOT, 'dist/cli/main.js'), 'serve', '--port', '0', '--host', '127.0.0.1',
     '--snapshots', snapshots, '--keys', join(dir, 'keys.json'), '--access-log', 'off'], 300_000);
   const work = await mkdtemp(join(tmpdir(), 'eqf-filters-'));
@@ -119,34 +164,33 @@ async function main(): Promise<number> {
       }
       return pages;
     };
-    requests['overview walk'] = await walk(requests.first[0]!);
-    requests['tickers walk'] = await walk(requests.tickers[0]!);
+    byName.get('overview walk')!.paths = await walk(byName.get('filings: first')!.paths[0]!);
+    byName.get('tickers walk')!.paths = await walk(byName.get('filings: tickers (10)')!.paths[0]!);
     const files = new Map<string, string>();
-    for (const name of CASES) {
-      for (const path of requests[name].slice(0, 5)) process.stderr.write(`[filters] ${name}: ${path.slice(0, 120)} → ${(await get(path)).count} rows\n`);
-      if (requests[name].length > 5) process.stderr.write(`[filters] ${name}: ${requests[name].length} pages\n`);
+    for (const { name, paths } of cases) {
+      for (const path of paths.slice(0, 5)) process.stderr.write(`[filters] ${name}: ${path.slice(0, 120)} → ${(await get(path)).count} rows\n`);
+      if (paths.length > 5) process.stderr.write(`[filters] ${name}: ${paths.length} pages\n`);
       files.set(name, join(work, `${name.replace(/\W/g, '-')}.txt`));
-      await writeFile(files.get(name)!, requests[name].map((path) => `${path}\n`).join(''));
+      await writeFile(files.get(name)!, paths.map((path) => `${path}\n`).join(''));
     }
     const { results, cpuUs } = await alternateRounds(api, keysText, files, { rounds, seconds, connections: CONNECTIONS, label: 'filters' });
     const rps = (name: string): number => median(results[name]!.map((r) => r.rps));
     const p99 = (name: string): number => median(results[name]!.map((r) => r.p99_us)) / 1000;
-    /** The case each is compared with: the first page, or the overview walk for the tickers walk. */
-    const baseOf = (name: string): string => (name === 'tickers walk' ? 'overview walk' : 'first');
-    /** Per round, the case against its base in the same round: the range of the ratios. */
+    const baseOf = (name: string): string => byName.get(name)!.base;
+    /** Per round, the case against its base in the same round: the median of the ratios and their range. */
     const range = (name: string, of: (r: WrkResult) => number): string => {
       const ratios = results[name]!.map((r, i) => of(r) / of(results[baseOf(name)]![i]!));
-      return `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
+      return `${median(ratios).toFixed(2)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`;
     };
     const lines = [
-      `Filters bench: ${rounds} rounds × ${seconds} s per case, ${CONNECTIONS} connections, snapshot ${snapshotDir}`,
+      `Filters bench: ${rounds} rounds (load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at the end) × ${seconds} s per case, ${CONNECTIONS} connections, snapshot ${snapshotDir}`,
       '',
-      '| case | req/s (median) | p99 ms (median) | server CPU µs/request (median) | req/s ratio (rounds) | p99 ratio (rounds) |',
-      '|---|---|---|---|---|---|',
-      ...CASES.map((name) => `| ${name} | ${rps(name).toFixed(0)} | ${p99(name).toFixed(2)} | ${median(cpuUs[name]!).toFixed(1)} | ` +
-        `${range(name, (r) => r.rps)} | ${range(name, (r) => r.p99_us)} |`),
+      '| case | req/s (median) | p99 ms (median) | server CPU µs/request (median) | req/s ratio, median (rounds) | p99 ratio, median (rounds) | CPU ratio (base/case) |',
+      '|---|---|---|---|---|---|---|',
+      ...cases.map(({ name }) => `| ${name} | ${rps(name).toFixed(0)} | ${p99(name).toFixed(2)} | ${median(cpuUs[name]!).toFixed(1)} | ` +
+        `${range(name, (r) => r.rps)} | ${range(name, (r) => r.p99_us)} | ${(median(cpuUs[baseOf(name)]!) / median(cpuUs[name]!)).toFixed(2)} |`),
       '',
-      'Ratios against the unfiltered first page, the tickers walk\'s against the overview walk. Targets: req/s ratio ≥ 0.8, p99 ratio ≤ 1.5.',
+      'Ratios per round against the unfiltered first page of the same endpoint, the tickers walk\'s against the overview walk. Targets: req/s ratio ≥ 0.8, p99 ratio ≤ 1.5. CPU ratio: the base\'s server CPU per request over the case\'s (≥ 0.8: the server\'s own work meets the req/s target).',
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
     return 0;

@@ -15,10 +15,8 @@ import { createReadStream } from 'node:fs';
 import { link, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { request } from 'undici';
-import { startServer } from './processes.js';
+import { medianRange, startToReady } from './start-to-ready.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
 const { values } = parseArgs({ options: { snapshot: { type: 'string' }, rounds: { type: 'string', default: '3' } } });
 if (values.snapshot === undefined) throw new Error('usage: tsx scripts/bench/load-paths.ts --snapshot DIR [--rounds 3]');
 const indexed = join(values.snapshot, 'snapshots');
@@ -43,29 +41,6 @@ async function ndjsonBytes(): Promise<number> {
   let total = 0;
   for (const name of await readdir(versionDir)) if (name.endsWith('.ndjson')) total += (await stat(join(versionDir, name))).size;
   return total;
-}
-
-/** Spawn to first /readyz 200, the CPU time the process took to get there (every thread, in s: less noisy than the wall time on a busy machine), and the peak RSS then. */
-async function startToReady(snapshotsDir: string): Promise<{ seconds: number; cpuSeconds: number; peakRssBytes: number }> {
-  const started = performance.now();
-  const server = await startServer([join(ROOT, 'dist/cli/main.js'), 'serve', '--port', '0', '--host', '127.0.0.1', '--snapshots', snapshotsDir,
-    '--keys', join(ROOT, 'keys.demo.json'), '--access-log', 'off'], 600_000);
-  try {
-    for (;;) {
-      const response = await request(`${server.url}/readyz`);
-      await response.body.dump();
-      if (response.statusCode === 200) break;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    const seconds = (performance.now() - started) / 1000;
-    const status = await readFile(`/proc/${server.child.pid}/status`, 'utf8');
-    // /proc/PID/stat: utime and stime are the 14th and 15th fields, in clock ticks (100 a second on Linux).
-    const fields = (await readFile(`/proc/${server.child.pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
-    const cpuSeconds = (Number(fields[11]) + Number(fields[12])) / 100;
-    return { seconds, cpuSeconds, peakRssBytes: Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) * 1024 };
-  } finally {
-    await server.stop();
-  }
 }
 
 /** Seconds to hash every file of the version, as a load does (64 KiB reads for rows, whole sections for index files: a stream here). */
@@ -96,17 +71,14 @@ for (let round = 0; round < Number(values.rounds); round++) {
 const hashes: { seconds: number; cpuSeconds: number }[] = [];
 for (let round = 0; round < Number(values.rounds); round++) hashes.push(await hashSeconds(true));
 
-const range = (numbers: number[], digits: number): string => {
-  const sorted = [...numbers].sort((a, b) => a - b);
-  return `${sorted[sorted.length >> 1]!.toFixed(digits)} (${sorted[0]!.toFixed(digits)}-${sorted[sorted.length - 1]!.toFixed(digits)})`;
-};
+
 const summary: Record<string, string> = { version, ndjsonMiB: (rowsBytes / 2 ** 20).toFixed(0) };
 for (const path of ['unindexed', 'indexed'] as const) {
   const mine = runs.filter((run) => run.path === path);
-  summary[`${path} start to ready, s`] = range(mine.map((run) => run.seconds), 2);
-  summary[`${path} CPU to ready, s`] = range(mine.map((run) => run.cpuSeconds), 2);
-  summary[`${path} peak RSS / NDJSON`] = range(mine.map((run) => run.peakRssBytes / rowsBytes), 2);
+  summary[`${path} start to ready, s`] = medianRange(mine.map((run) => run.seconds), 2);
+  summary[`${path} CPU to ready, s`] = medianRange(mine.map((run) => run.cpuSeconds), 2);
+  summary[`${path} peak RSS / NDJSON`] = medianRange(mine.map((run) => run.peakRssBytes / rowsBytes), 2);
 }
-summary['SHA-256 of every file, s'] = range(hashes.map((hash) => hash.seconds), 2);
-summary['SHA-256 of every file, CPU s'] = range(hashes.map((hash) => hash.cpuSeconds), 2);
+summary['SHA-256 of every file, s'] = medianRange(hashes.map((hash) => hash.seconds), 2);
+summary['SHA-256 of every file, CPU s'] = medianRange(hashes.map((hash) => hash.cpuSeconds), 2);
 console.log(JSON.stringify(summary, null, 2));

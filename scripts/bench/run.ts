@@ -65,7 +65,7 @@ const say = (line: string): void => { process.stderr.write(`[bench] ${line}\n`);
 async function main(): Promise<number> {
   if (flags['render-only']) {
     const results = JSON.parse(await readFile(join(OUT, `results${quick ? '-quick' : ''}.json`), 'utf8')) as BenchResults;
-    await writeFile(output, await keepBuildSection(renderMarkdown(results)));
+    await writeFile(output, await keepMarkedSections(renderMarkdown(results)));
     say(`wrote ${output} from the results of ${results.date}`);
     return 0;
   }
@@ -171,7 +171,7 @@ async function main(): Promise<number> {
       command: `npm run bench${quick ? ' -- --quick' : ''}`,
     };
     await writeFile(join(OUT, `results${quick ? '-quick' : ''}.json`), `${JSON.stringify(results, null, 2)}\n`);
-    await writeFile(output, await keepBuildSection(renderMarkdown(results)));
+    await writeFile(output, await keepMarkedSections(renderMarkdown(results)));
     say(`wrote ${output}`);
     process.stdout.write(renderMarkdown(results));
     return 0;
@@ -270,9 +270,13 @@ main().then((code) => { process.exitCode = code; }, (error: unknown) => {
   process.exitCode = 1;
 });
 
-/** The server report, with the Build section that `npm run bench:build` wrote into the old file (between its markers) kept. */
-async function keepBuildSection(markdown: string): Promise<string> {
+/**
+ * The server report, with the sections other commands wrote into the old file between their
+ * markers kept: Build (`npm run bench:build`) and Filters (`npm run bench:filters` and the
+ * scripts its section names).
+ */
+async function keepMarkedSections(markdown: string): Promise<string> {
   const old = existsSync(output) ? await readFile(output, 'utf8') : '';
-  const section = /<!-- build:start -->[\s\S]*<!-- build:end -->/.exec(old)?.[0];
-  return section ? `${markdown.trimEnd()}\n\n${section}\n` : markdown;
+  const sections = ['build', 'filters'].map((name) => new RegExp(`<!-- ${name}:start -->[\\s\\S]*<!-- ${name}:end -->`).exec(old)?.[0]).filter((s) => s !== undefined);
+  return sections.length > 0 ? `${markdown.trimEnd()}\n\n${sections.join('\n\n')}\n` : markdown;
 }

@@ -82,3 +82,27 @@ test('a revision keeps the companies and changes the filings', async (t) => {
   const filings = (r: typeof base) => readFile(join(r.snapshotsDir, r.version, 'filings.ndjson'), 'utf8');
   assert.notEqual(await filings(base), await filings(next));
 });
+
+test('--holders N gives N holder rows in the kind\'s order, each filer holding a position once, spread over many CUSIPs', async (t) => {
+  const out = await mkdtemp(join(tmpdir(), 'eqf-gen-'));
+  t.after(() => rm(out, { recursive: true, force: true }));
+  const result = await generateSnapshot({ out, companies: 60, filings: 500, whales: 200, keys: 0, holders: 5000 });
+  assert.equal(result.rows.holders, 5000);
+  const snapshot = await loadSnapshot(result.snapshotsDir);
+  assert.equal(snapshot.rowCounts.holders, 5000);
+  const positions = new Set<string>();
+  const cusips = new Set<string>();
+  let previous = Infinity;
+  await readSnapshot(join(result.snapshotsDir, result.version), result.version, (kind, row) => {
+    if (kind !== 'holders') return;
+    const value = row.value_usd as number;
+    assert.ok(value < previous, 'value_usd strictly descending');
+    previous = value;
+    const position = `${String(row.filer_cik)} ${String(row.cusip)} ${String(row.put_call)}`;
+    assert.ok(!positions.has(position), `${position} twice`);
+    positions.add(position);
+    cusips.add(row.cusip as string);
+  });
+  assert.equal(positions.size, 5000);
+  assert.ok(cusips.size >= 40, `${cusips.size} CUSIPs`);
+});
