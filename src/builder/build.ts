@@ -237,7 +237,7 @@ export function computeSnapshot(inputs: Inputs, options: ComputeOptions): Comput
       ?? (filing.issuerTradingSymbol ? { ticker: filing.issuerTradingSymbol, tickers: [filing.issuerTradingSymbol], name: filing.issuerName } : undefined),
   });
   // Every position read up to the as-of date: the spellings of each CUSIP (issuer-tickers.ts).
-  const issuerOf = issuerLookup(inputs.tickers, (function* () { for (const f of known.thirteenF) yield* f.entries; })());
+  const issuerOf = issuerLookup(inputs.tickers, known.thirteenF.map((f) => f.entries));
   const periods = foldPeriods(known.thirteenF);
   const whales = computeWhaleRows(periods, (p) => issuerOf(p)?.ticker ?? null);
   const earnings = computeEarningsRows(known.filings, issuer, known.companyFacts);
