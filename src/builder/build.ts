@@ -244,7 +244,7 @@ export function computeSnapshot(inputs: Inputs, options: ComputeOptions): Comput
   const insiders = computeInsiderRows(known.ownership, insiderOptions);
   const transactions = computeInsiderTransactionRows(known.ownership, insiderOptions);
   // Every position read up to the as-of date: the spellings of each CUSIP (issuer-tickers.ts).
-  const issuerOf = issuerLookup(inputs.tickers, (function* () { for (const f of known.thirteenF) yield* f.entries; })());
+  const issuerOf = issuerLookup(inputs.tickers, known.thirteenF.map((f) => f.entries));
   const periods = foldPeriods(known.thirteenF);
   const tickerOf = (p: Position): string | null => issuerOf(p)?.ticker ?? null;
   const whales = computeWhaleRows(periods, tickerOf);

@@ -20,8 +20,8 @@ interface Frame {
   node: XmlNode;
   text: string;
   hasChildren: boolean;
-  /** The element's `id` attribute, if any. */
-  id?: string;
+  /** The element's `id` attribute, undefined where it has none (always set: one object shape for every frame). */
+  id: string | undefined;
 }
 
 /**
@@ -39,7 +39,7 @@ const TOLERATED = 'undefined entity.';
  */
 export function parseXml(text: string): XmlNode {
   const parser = new SaxesParser({ position: true });
-  const root: Frame = { name: '', node: {}, text: '', hasChildren: false };
+  const root: Frame = { name: '', node: {}, text: '', hasChildren: false, id: undefined };
   const stack: Frame[] = [root];
   parser.on('error', (error) => {
     if (!error.message.endsWith(TOLERATED)) throw new Error(`not well-formed XML: ${error.message}`);
@@ -50,7 +50,7 @@ export function parseXml(text: string): XmlNode {
     const id = (tag.attributes as Record<string, string | { value: string }>).id;
     stack.push({
       name: colon === -1 ? tag.name : tag.name.slice(colon + 1), node: {}, text: '', hasChildren: false,
-      ...(id === undefined ? {} : { id: typeof id === 'string' ? id : id.value }),
+      id: id === undefined || typeof id === 'string' ? id : id.value,
     });
   });
   parser.on('text', (chunk) => {

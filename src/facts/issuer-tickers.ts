@@ -53,23 +53,29 @@ export type HeldSecurity = Pick<InfoTableEntry, 'issuer' | 'titleOfClass' | 'cus
  * Builds the lookup.
  *
  * @param tickers - the ticker files.
- * @param held - every position of the information tables read (any order, repeats allowed): the
- *   spellings and classes each CUSIP is filed under. A position whose CUSIP is not among them is
+ * @param held - the information tables read, each a list of its positions (any order, repeats
+ *   allowed): the spellings and classes each CUSIP is filed under. A position whose CUSIP is not among them is
  *   resolved by its own name and class alone. Default: none.
  * @returns a function giving the issuer of a position, or null: for a security that is not
  *   shares of stock (`PRN`, preferred, notes, warrants…), a CUSIP two companies claim, or a
  *   name that matches no company or several.
  */
-export function issuerLookup(tickers: TickerMap, held: Iterable<HeldSecurity> = []): (position: HeldSecurity) => PositionIssuer | null {
+export function issuerLookup(tickers: TickerMap, held: readonly (readonly HeldSecurity[])[] = []): (position: HeldSecurity) => PositionIssuer | null {
   const companyOf = nameLookup(tickers);
   const isStock = (p: HeldSecurity): boolean => p.sharesType === 'SH' && !NOT_STOCK.test(p.titleOfClass) && !NOT_STOCK.test(p.issuer);
   const classOf = (p: HeldSecurity): string | null => shareClassOf(p.titleOfClass) ?? shareClassOf(p.issuer);
-  // Each CUSIP's distinct spellings and classes (a large build holds millions of positions, far fewer of these).
-  const spellings = new Map<string, HeldSecurity>();
-  for (const p of held) {
-    if (isStock(p)) spellings.set(`${p.cusip}|${p.issuer}|${p.titleOfClass}`, p);
+  // Each CUSIP's distinct spellings and classes (a large build holds millions of positions, far
+  // fewer of these): a CUSIP's list is mostly one spelling long, so a position costs one lookup by
+  // CUSIP and a comparison or two, no key built for it. The rest of the test for stock runs once
+  // per spelling. Which order the spellings come in decides nothing below.
+  const spellings = new Map<string, HeldSecurity[]>();
+  for (const table of held) for (const p of table) {
+    if (p.sharesType !== 'SH') continue;
+    const known = spellings.get(p.cusip);
+    if (known === undefined) spellings.set(p.cusip, [p]);
+    else if (!known.some((q) => q.issuer === p.issuer && q.titleOfClass === p.titleOfClass)) known.push(p);
   }
-  const stock = [...spellings.values()];
+  const stock = [...spellings.values()].flat().filter(isStock);
   // CUSIP → company, null where two companies claim it; then CUSIP → the tickers its classes give.
   const byCusip = new Map<string, string | null>();
   for (const p of stock) {

@@ -173,7 +173,7 @@ test(skip ? `report profiles (${skip})` : 'report profile fields come from the s
 test(skip ? `13F tickers (${skip})` : 'every 13F ticker the builder gives is the one checked by hand, and the manifest reports the share', { skip }, async () => {
   const { rows, manifest } = await realBuild(EVERYTHING);
   const files = raw13fFilings();
-  const lookup = issuerLookup(tickerMapOfRawFiles(), files.flatMap((f) => f.rows));
+  const lookup = issuerLookup(tickerMapOfRawFiles(), files.map((f) => f.rows));
   let resolved = 0;
   for (const file of files) {
     for (const row of file.rows) {

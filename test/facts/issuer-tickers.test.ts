@@ -56,7 +56,7 @@ test('a CUSIP that one filer\'s spelling resolves resolves for every spelling, u
     // The class one filer writes settles the ticker for the CUSIP.
     held('ALPHABET INC', '02079K305', 'CAP STK CL A'), held('Alphabet Inc', '02079K305', 'COM'),
   ];
-  const look = issuerLookup(tickers(), positions);
+  const look = issuerLookup(tickers(), [positions]);
   assert.deepEqual(look(held('BANK AMERICA CORP', '060505104')), { cik: '0000070858', ticker: 'BAC' }, 'the spelling that alone matches no company');
   assert.deepEqual(look(held('Bank of America Corp', '060505104')), { cik: '0000070858', ticker: 'BAC' });
   assert.equal(look(held('HIPPO HLDGS INC', '999999999')), null, 'two companies claim the CUSIP');

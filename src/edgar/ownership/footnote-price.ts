@@ -28,6 +28,8 @@ const NOT_TRANSACTION = /\b(?:conversion|exercise|strike)\s+price\b[^$.;]{0,30}$
  * @param footnote - the footnote's text as filed.
  */
 export function statesTransactionPrice(footnote: string): boolean {
+  // Most footnotes of a line without a price name no dollar amount at all (share counts, dates, plans).
+  if (!footnote.includes('$')) return false;
   const text = footnote.replace(/\s+/g, ' ');
   for (const match of text.matchAll(AMOUNT)) {
     const before = text.slice(Math.max(0, match.index - 60), match.index);

@@ -43,14 +43,17 @@ export function readOwnershipDocument(root: XmlNode, accessionNo: string, filedA
   if (!issuerCik) throw new Error('ownershipDocument without issuerCik');
   if (!periodOfReport) throw new Error('ownershipDocument without periodOfReport');
   if (!documentType) throw new Error('ownershipDocument without documentType');
-  // Read only for a line whose price cell is empty (rare): most documents never test a footnote.
-  const footnotes = new Map(children(child(doc, 'footnotes'), 'footnote')
-    .filter((f) => typeof f['@id'] === 'string')
-    .map((f) => [f['@id'] as string, text(f) ?? '']));
+  // Read only for a line whose price cell is empty (rare): most documents never look at their footnotes.
+  let footnotes: Map<string, string> | undefined;
   const priced = new Map<string, boolean>();
   const statesPrice = (id: string): boolean => {
     let known = priced.get(id);
-    if (known === undefined) priced.set(id, known = footnotes.has(id) && statesTransactionPrice(footnotes.get(id)!));
+    if (known === undefined) {
+      footnotes ??= new Map(children(child(doc, 'footnotes'), 'footnote')
+        .filter((f) => typeof f['@id'] === 'string')
+        .map((f) => [f['@id'] as string, text(f) ?? '']));
+      priced.set(id, known = footnotes.has(id) && statesTransactionPrice(footnotes.get(id)!));
+    }
     return known;
   };
   const lines = (table: string, line: string): OwnershipTransaction[] => children(child(doc, table), line)
