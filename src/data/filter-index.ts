@@ -1,6 +1,7 @@
 /**
- * The indexes behind filters (docs/api.md §15), built at load from each row as the loader reads
- * it, so that no request scans the rows of a kind. Per kind:
+ * The indexes behind filters (docs/api.md §15), so that no request scans the rows of a kind:
+ * built by the builder from each row it checks and written into the kind's index file
+ * (filter-sections.ts), or, for a version without them, built at load as the rows are read. Per kind:
  *
  * - postings: per filter index (`form`, `cik`, `item`, …), every normalised value with the row
  *   numbers whose row holds it, ascending. Row numbers are lines of the kind's file, which is in
@@ -11,7 +12,7 @@
  *   range is a run of rows found by binary search.
  *
  * Everything is a typed array or a string table (`Postings`: values, starts, rows), so an index
- * can be written to disk at build time and read back as it is. The index a kind's own lists are
+ * is written to disk at build time and read back as it is. The index a kind's own lists are
  * keyed by (ticker, or cik on whales) is not built again: those lists are its postings.
  */
 import type { FilterSpec } from '../filters.js';
