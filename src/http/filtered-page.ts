@@ -22,25 +22,18 @@ const NO_ROWS = new Int32Array(0);
 /** The cursor's 400 detail when it was made for another list (shared with list-page.ts). */
 export const FOREIGN_CURSOR = 'cursor was made for another list (another endpoint or filters); use a cursor with the request of the Link header that gave it';
 
-/** Where a page's next page starts in a snapshot: its list, its first row, and where each criterion's lists stand. */
-interface Resume {
-  readonly kind: RowKind;
-  readonly listKey: string;
-  readonly from: number;
-  readonly placement: readonly Int32Array[];
-}
-
 /**
  * What a snapshot keeps of the filtered pages it answered. `firstPages`: by list, page size and
  * variant, the first pages, answered again with their rows, ETag, next cursor and `Link` as they
  * were found (as the kind's own lists keep their last page): a poller asks for a first page
- * again and again. `resume`: by the next page's cursor, where that page starts, so that a client
- * walking the list (whatever its `limit`) is answered without searching for its cursor's position
- * in the order keys and in every list of every filter. Deep pages themselves are not kept: a walk
+ * again and again. A later page is found from its cursor's order key (a binary search, then the
+ * filters' lists from there): a memo of where each next page starts, keyed by cursor, lost or
+ * repeated rows when a cursor was met again in another walk (a fast-check walk found it), and
+ * was removed. Deep pages themselves are not kept: a walk
  * asks for each once, and keeping them only made the garbage collector copy them. A reload
  * brings a new snapshot and so new memos.
  */
-const kept = new WeakMap<SnapshotIndex, { firstPages: BoundedMemo<ListPage>; resume: BoundedMemo<Resume> }>();
+const kept = new WeakMap<SnapshotIndex, { firstPages: BoundedMemo<ListPage> }>();
 
 /** Entries of each memo per snapshot: a first page is at most about 2 KiB (200 rows' numbers, its strings and list). */
 const KEPT = 2048;
@@ -61,7 +54,7 @@ const KEPT = 2048;
 export function findFilteredPage(snapshot: SnapshotIndex, kind: RowKind, filters: FilterSet, token: string | null, limit: number, variant: Variant): ListPage | ErrorAnswer {
   let memos = kept.get(snapshot);
   if (memos === undefined) {
-    memos = { firstPages: new BoundedMemo(KEPT, 256), resume: new BoundedMemo(KEPT, 1024) };
+    memos = { firstPages: new BoundedMemo(KEPT, 256) };
     kept.set(snapshot, memos);
   }
   const firstKey = token === null ? `${kind} ${filters.listKey} ${limit} ${variant}` : undefined;
@@ -69,14 +62,10 @@ export function findFilteredPage(snapshot: SnapshotIndex, kind: RowKind, filters
     const known = memos.firstPages.get(firstKey);
     if (known !== undefined) return known;
   }
-  // A cursor names its list, but the request must name the same one (else 400).
-  let resume = token === null ? undefined : memos.resume.get(token);
-  if (resume !== undefined && (resume.kind !== kind || resume.listKey !== filters.listKey)) resume = undefined;
-  const found = findPageOnce(snapshot, kind, filters, token, limit, variant, resume);
+  const found = findPageOnce(snapshot, kind, filters, token, limit, variant);
   if (!('page' in found)) return found;
-  const { page, placement } = found;
+  const { page } = found;
   const next = page.filtered!.next;
-  if (next !== undefined) memos.resume.set(next, { kind, listKey: filters.listKey, from: page.list.rows![page.count - 1]! + 1, placement: placement! });
   if (firstKey !== undefined) {
     // The page's own list keeps its tag, next cursor and Link (nextPageLink) for the next time.
     page.list.memo = { position: 0, count: page.count, variant, tag: page.tag, next };
@@ -88,13 +77,9 @@ export function findFilteredPage(snapshot: SnapshotIndex, kind: RowKind, filters
 /**
  * Finds a page of a filtered list.
  *
- * @param resume - where the page starts, kept when the page before it was found with this
- *   cursor in this snapshot; none: found from the cursor's order key.
- * @returns the page and, when there is a next page, where the scan's lists stood at its end; or
- *   the 400 of a cursor that does not decode or was made for another list.
+ * @returns the page; or the 400 of a cursor that does not decode or was made for another list.
  */
-function findPageOnce(snapshot: SnapshotIndex, kind: RowKind, filters: FilterSet, token: string | null, limit: number, variant: Variant,
-  resume: Resume | undefined): { page: ListPage; placement: Int32Array[] | undefined } | ErrorAnswer {
+function findPageOnce(snapshot: SnapshotIndex, kind: RowKind, filters: FilterSet, token: string | null, limit: number, variant: Variant): { page: ListPage } | ErrorAnswer {
   const overview = snapshot.list(kind, null);
   const table = overview.table;
   const keys = table.keys;
@@ -108,12 +93,10 @@ function findPageOnce(snapshot: SnapshotIndex, kind: RowKind, filters: FilterSet
     end = firstRowBelow(dates, range.since ?? NO_DATE + 1, from);
   }
   // After a cursor: from the first row with its key, skipping the `ties` rows of the list with
-  // that key already sent; or, resumed, from the row after the last one sent.
+  // that key already sent.
   let after: { bytes: Buffer; start: number; end: number } | undefined;
   let ties = 0;
-  if (resume !== undefined) {
-    from = resume.from;
-  } else if (token !== null) {
+  if (token !== null) {
     const cursor = decodeCursor(token);
     if (typeof cursor === 'string') return errorAnswer('invalid_parameter', `cursor ${cursor}; use the cursor of a Link header as it is`);
     if (cursor.kind !== kind || cursor.listKey !== filters.listKey) return errorAnswer('invalid_parameter', FOREIGN_CURSOR);
@@ -121,8 +104,7 @@ function findPageOnce(snapshot: SnapshotIndex, kind: RowKind, filters: FilterSet
     ties = cursor.ties;
     from = Math.max(from, firstRowWithKey(keys, overview.length, after, cursor.hint));
   }
-  const scan = new FilterScan(filters.terms.map((term) => term.values.map((value) => postings(snapshot, kind, term.spec.index, value))), from, end,
-    resume?.placement);
+  const scan = new FilterScan(filters.terms.map((term) => term.values.map((value) => postings(snapshot, kind, term.spec.index, value))), from, end);
   // One row more than the page, to know whether a next page exists.
   const rows = new Int32Array(limit + 1);
   let count = 0;
@@ -140,7 +122,6 @@ function findPageOnce(snapshot: SnapshotIndex, kind: RowKind, filters: FilterSet
   if (more) count = limit;
   const list = makeList(kind, filters.listKey, table, count, rows.subarray(0, count), false);
   let next: string | undefined;
-  let placement: Int32Array[] | undefined;
   if (more && count > 0) {
     const last = rows[count - 1]!;
     // Rows of the list up to the last one sent that share its key (1 unless keys repeat).
@@ -148,13 +129,12 @@ function findPageOnce(snapshot: SnapshotIndex, kind: RowKind, filters: FilterSet
     while (run < count && keys.compare(rows[count - 1 - run]!, keys.bytes, keys.start(last), keys.ends[last]!) === 0) run++;
     if (run === count && after !== undefined && keys.compare(last, after.bytes, after.start, after.end) === 0) run += ties;
     next = encodeCursor(kind, filters.listKey, keys.bytes.subarray(keys.start(last), keys.ends[last]), run, last + 1);
-    placement = scan.placement();
   }
   // The tag names the page by its first row (or the end of the range when it has none): the same
   // whichever way the page's start was found.
   const tag = listTag(snapshot.tag, kind, filters.listKey, count > 0 ? rows[0]! : end, count, variant);
   const page: ListPage = { list, variant, position: 0, count, tag, filtered: { next } };
-  return { page, placement };
+  return { page };
 }
 
 /** The rows of the kind that hold `value` in `index`: the kind's own list where it is keyed by that index. */
