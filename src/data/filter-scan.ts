@@ -46,20 +46,14 @@ export function lowerBound(list: Int32Array, target: number): number {
 /** One criterion: the union of ascending lists, each read forward only. */
 class Union {
   readonly #lists: readonly Int32Array[];
+  /** Where each list stands. */
   readonly #at: Int32Array;
   /** Whether the lists have been placed: the first seek places each by binary search, later ones gallop on. */
   #placed = false;
 
-  /** @param at - where each list stands, from a scan before that stopped before this one's first target; none: unplaced. */
-  constructor(lists: readonly Int32Array[], at?: Int32Array) {
+  constructor(lists: readonly Int32Array[]) {
     this.#lists = lists;
-    this.#at = at === undefined ? new Int32Array(lists.length) : at.slice();
-    this.#placed = at !== undefined;
-  }
-
-  /** Where each list stands (a copy). */
-  get at(): Int32Array {
-    return this.#at.slice();
+    this.#at = new Int32Array(lists.length);
   }
 
   /** The smallest row at or after `target` in any list (Infinity when none); targets never decrease. */
@@ -82,9 +76,8 @@ class Union {
 
 /**
  * Rows in `[from, end)` held by every criterion, ascending, one at a time: {@link next} until it
- * gives -1. With no criteria, every row of the range. A scan can go on where another stopped
- * ({@link placement}): its lists then gallop on from where they stood instead of being placed by
- * binary search, each a cache miss or two where a search would take a dozen.
+ * gives -1. With no criteria, every row of the range. A scan starts afresh from its first row
+ * (a later page from its cursor's position): its lists are placed by binary search.
  */
 export class FilterScan {
   readonly #unions: readonly Union[];
@@ -96,24 +89,11 @@ export class FilterScan {
    * @param criteria - per criterion, the ascending row-number lists of its values (any of which matches).
    * @param from - the first row that may be given.
    * @param end - the row after the last that may be given.
-   * @param placement - where a scan of the same criteria stood ({@link placement}) when it had
-   *   given no row at or after `from`; none: the lists are placed by binary search.
    */
-  constructor(criteria: readonly (readonly Int32Array[])[], from: number, end: number, placement?: readonly Int32Array[]) {
-    this.#unions = criteria.map((lists, i) => new Union(lists, placement?.[i]));
+  constructor(criteria: readonly (readonly Int32Array[])[], from: number, end: number) {
+    this.#unions = criteria.map((lists) => new Union(lists));
     this.#candidate = from;
     this.#end = end;
-  }
-
-  /**
-   * Where each criterion's lists stand, so that another scan of the same criteria can go on from
-   * any row after the next-to-last row this one gave: a page's next page starts after the page's
-   * last row, when one row more was read to know there is a next page. (A list only passes rows
-   * below a target, targets never pass the row given last, and the rows a target skips are held by
-   * no criterion.)
-   */
-  placement(): Int32Array[] {
-    return this.#unions.map((union) => union.at);
   }
 
   /** The next row, or -1 when there is none. */
