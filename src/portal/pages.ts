@@ -77,7 +77,7 @@ export function homePage(ctx: PageContext): string {
   return layout(ctx, 'home', 'Developer portal', `<section class="hero">
   <h1>Facts from SEC filings, as JSON</h1>
   <p class="lead">equity-facts serves precomputed facts from SEC EDGAR: insider transactions, institutional holders,
-  financial statements and filings, for every listed company, over a read-only HTTP/JSON API.</p>
+  financial statements and filings of U.S. listed companies, over a read-only HTTP/JSON API.</p>
   <p class="actions">${start} <a class="button secondary" id="docs-link" href="${escapeHtml(ctx.apiUrl)}/docs">Read the API docs</a></p>
 </section>
 <section>
@@ -173,10 +173,12 @@ export function adminPage(ctx: PageContext, token: string): string {
   </div>
   <form id="admin-mint-form" class="card inline" method="post" novalidate>
     <h2>Mint a key</h2>
-    <label for="mint-account">Account</label><input id="mint-account" type="text" maxlength="100" required>
-    <label for="mint-plan">Plan</label><select id="mint-plan">${planOptions}</select>
-    <label for="mint-label">Label</label><input id="mint-label" type="text" maxlength="200">
-    <button id="mint-submit" type="submit">Mint</button>
+    <div class="fields">
+      <div><label for="mint-account">Account</label><input id="mint-account" type="text" maxlength="100" required></div>
+      <div><label for="mint-plan">Plan</label><select id="mint-plan">${planOptions}</select></div>
+      <div><label for="mint-label">Label</label><input id="mint-label" type="text" maxlength="200"></div>
+      <div><button id="mint-submit" type="submit">Mint</button></div>
+    </div>
   </form>
   <div class="scroll"><table id="admin-keys" class="table keys">
     <thead><tr><th>Id</th><th>Account</th><th>Plan</th><th>Status</th><th>Label</th><th>Created</th><th>Expires</th><th>Actions</th></tr></thead>

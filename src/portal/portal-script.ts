@@ -37,6 +37,8 @@ export const PORTAL_JS = `'use strict';
     if (seconds < 3600) return Math.floor(seconds / 60) + ' min ' + (seconds % 60) + ' s';
     return Math.floor(seconds / 3600) + ' h ' + Math.floor((seconds % 3600) / 60) + ' min';
   }
+  /** A keys-file time, shorter: 2026-11-01T00:00:00Z → 2026-11-01 00:00 UTC (the full value in the cell's title). */
+  function when(text) { var d = new Date(text); return isNaN(d) ? text : d.toISOString().slice(0, 16).replace('T', ' ') + ' UTC'; }
   function number(n) { return typeof n === 'number' ? n.toLocaleString('en-US') : '–'; }
 
   if (page === 'signup') {
@@ -125,8 +127,10 @@ export const PORTAL_JS = `'use strict';
       tr.querySelector('.c-id code').textContent = k.id;
       tr.querySelector('.c-account').textContent = k.account;
       tr.querySelector('.c-label').textContent = k.label || '';
-      tr.querySelector('.c-created').textContent = k.created_at;
-      tr.querySelector('.c-expires').textContent = k.expires_at || '–';
+      tr.querySelector('.c-created').textContent = when(k.created_at);
+      tr.querySelector('.c-created').title = k.created_at;
+      tr.querySelector('.c-expires').textContent = k.expires_at ? when(k.expires_at) : '–';
+      if (k.expires_at) tr.querySelector('.c-expires').title = k.expires_at;
       var plan = tr.querySelector('.c-plan select');
       plan.id = 'key-plan-' + k.id; plan.setAttribute('aria-label', 'Plan of ' + k.id); select(plan, k.plan);
       var status = tr.querySelector('.c-status select');

@@ -26,10 +26,16 @@ h3{font-size:1rem;margin:0 0 .3em;color:var(--muted);font-weight:600}
 a{color:var(--accent)}
 code{font:.9em ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#eef2f5;padding:.1em .35em;border-radius:4px}
 .card{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:20px;margin:0 0 20px;max-width:100%}
+.card>:first-child{margin-top:0}
+.card>:last-child{margin-bottom:0}
 form.card{max-width:520px}
+body[data-page=admin] .wrap{max-width:1320px}
+form.card.inline{max-width:none}
+.fields{display:grid;gap:0 12px}
+@media (min-width:800px){.fields{grid-template-columns:1fr 1fr 2fr auto;align-items:end}.fields label{margin-top:0}.fields button{margin-top:0}}
 label{display:block;font-weight:600;margin:12px 0 4px}
 label:first-child{margin-top:0}
-input,select{width:100%;font:inherit;padding:10px 12px;border:1px solid #c4ccd6;border-radius:8px;background:#fff;color:var(--ink)}
+input,select{width:100%;height:44px;font:inherit;padding:8px 12px;border:1px solid #c4ccd6;border-radius:8px;background:#fff;color:var(--ink)}
 input:focus,select:focus,button:focus-visible,a:focus-visible{outline:3px solid #9fd3c4;outline-offset:1px}
 button,.button{display:inline-block;font:inherit;font-weight:600;padding:10px 18px;margin-top:16px;border:1px solid var(--accent);border-radius:8px;background:var(--accent);color:var(--accent-ink);cursor:pointer;text-decoration:none}
 .actions .button{margin-top:0}
@@ -40,7 +46,10 @@ button[disabled]{opacity:.6;cursor:wait}
 .table th,.table td{text-align:left;padding:10px 12px;border-bottom:1px solid var(--line);vertical-align:middle}
 .table thead th{font-size:.8rem;text-transform:uppercase;letter-spacing:.04em;color:var(--muted);background:#fbfcfd}
 .scroll{overflow-x:auto;border:1px solid var(--line);border-radius:10px;margin-bottom:20px}
-.keys td select{width:auto;padding:4px 6px;font-size:.9rem}
+.keys{font-size:.9rem}
+.keys td{white-space:nowrap}
+.keys td.c-label{white-space:normal;min-width:10em}
+.keys td select{width:auto;height:auto;padding:4px 6px;font-size:.9rem}
 .keys td button{margin:0;padding:4px 10px;font-size:.85rem}
 .keys .c-actions{white-space:nowrap}
 .error{color:var(--danger);font-weight:600}
@@ -56,5 +65,5 @@ button[disabled]{opacity:.6;cursor:wait}
 .meter div{height:100%;width:0;background:var(--accent)}
 .foot{color:var(--muted);font-size:.85rem;padding-bottom:24px}
 [hidden]{display:none!important}
-@media (max-width:480px){h1{font-size:1.5rem}.card{padding:16px}}
+@media (max-width:480px){h1{font-size:1.5rem}.card{padding:16px}.table th,.table td{padding:8px}.table{font-size:.9rem}}
 `;

@@ -10,6 +10,7 @@ import type { TestContext } from 'node:test';
 import { request } from 'undici';
 import { listenPortal, type RunningPortal } from '../../src/portal/listen-portal.js';
 import type { PortalOptions } from '../../src/portal/portal-settings.js';
+import type { ServeProcess } from './serve-process.js';
 
 /** The admin token the helper writes into its token file. */
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
@@ -90,3 +91,22 @@ export async function getPortal(url: string, path: string, headers: Record<strin
 
 /** The admin's Authorization field. */
 export const adminAuth = (token = ADMIN_TOKEN): Record<string, string> => ({ authorization: `Bearer ${token}` });
+
+/**
+ * Resolves when a `serve` process's log says it reloaded the keys, after offset `from` of its
+ * stderr (take `api.stderr.text.length` before the change): an event, not a wait of a set time.
+ */
+export function keysReloaded(api: ServeProcess, from: number): Promise<void> {
+  const seen = (): boolean => /keys: reloaded/.test(api.stderr.text.slice(from));
+  if (seen()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const check = (): void => {
+      if (!seen()) return;
+      api.child.stderr!.off('data', onData);
+      resolve();
+    };
+    // After the serve helper's own listener, which appends to stderr.text.
+    const onData = (): void => { setImmediate(check); };
+    api.child.stderr!.on('data', onData);
+  });
+}

@@ -12,26 +12,10 @@ import { parseKeysFile } from '../../src/keys/keys-file.js';
 import { formatDateTime } from '../../src/keys/lifecycle.js';
 import { isWellFormedKey } from '../../src/keys/mint.js';
 import { fixtureDir, startServe, type ServeProcess } from '../helpers/serve-process.js';
-import { adminAuth, formToken, postJson, startPortal } from '../helpers/portal.js';
+import { adminAuth, formToken, keysReloaded, postJson, startPortal } from '../helpers/portal.js';
 
 const WATCH_MS = 20;
 const DAY = 86_400_000;
-
-/** Resolves when the API's log says it reloaded the keys after offset `from` of its stderr. */
-function keysReloaded(api: ServeProcess, from: number): Promise<void> {
-  const seen = (): boolean => /keys: reloaded/.test(api.stderr.text.slice(from));
-  if (seen()) return Promise.resolve();
-  return new Promise((resolve) => {
-    const check = (): void => {
-      if (!seen()) return;
-      api.child.stderr!.off('data', onData);
-      resolve();
-    };
-    // After the helper's own listener, which appends to stderr.text.
-    const onData = (): void => { setImmediate(check); };
-    api.child.stderr!.on('data', onData);
-  });
-}
 
 interface MetaAnswer {
   status: number;
