@@ -42,7 +42,8 @@ async function apply<T>(ctx: ActionContext, step: KeysStep<T>): Promise<T> {
   try {
     return await ctx.queue.change(step);
   } catch (error) {
-    if (error instanceof UnknownKeyIdError) throw new PortalError('not_found', `No key with id ${JSON.stringify(error.id.slice(0, 64))}.`);
+    // The id is not quoted: whatever was typed in its place (a key, by mistake) stays out of the answer.
+    if (error instanceof UnknownKeyIdError) throw new PortalError('not_found', 'No key with that id.');
     if (error instanceof KeysFileError) {
       ctx.log(`portal: change refused, the keys file is unusable: ${error.message}`, 'error');
       throw new PortalError('keys_file_unavailable', undefined, 60);

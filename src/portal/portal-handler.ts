@@ -31,7 +31,7 @@ export interface PortalHandler {
 
 /** A route: a GET page, a POST action, or both at one path. */
 interface Route {
-  readonly get?: (req: IncomingMessage) => { type: string; body: string } | Promise<Answer>;
+  readonly get?: (req: IncomingMessage) => { type: string; body: string | Buffer } | Promise<Answer>;
   readonly post?: (req: IncomingMessage) => Promise<Answer>;
   /** HTTP status of a successful POST (201 for a new key). */
   readonly created?: boolean;
@@ -75,6 +75,7 @@ export function createPortalHandler(settings: PortalSettings, adminToken: string
     ['/healthz', { get: () => ({ type: 'application/json; charset=utf-8', body: '{"ok":true,"status":"ok"}' }) }],
     ['/assets/portal.css', { get: () => ({ type: 'text/css; charset=utf-8', body: PORTAL_CSS }) }],
     ['/assets/portal.js', { get: () => ({ type: 'text/javascript; charset=utf-8', body: PORTAL_JS }) }],
+    ['/favicon.ico', { get: () => ({ type: FAVICON_TYPE, body: faviconIco() }) }],
   ]);
   if (page.signupOpen) {
     routes.set('/signup', {
@@ -107,16 +108,11 @@ export function createPortalHandler(settings: PortalSettings, adminToken: string
     const target = req.url ?? '';
     if (!target.startsWith('/')) throw new PortalError('bad_request', 'The request target must be a path.');
     const path = target.split('?', 1)[0]!;
-    if (path === '/favicon.ico' && (req.method === 'GET' || req.method === 'HEAD')) {
-      res.writeHead(200, { 'Content-Type': FAVICON_TYPE, 'Cache-Control': 'public, max-age=86400', 'X-Content-Type-Options': 'nosniff' });
-      res.end(req.method === 'HEAD' ? undefined : faviconIco());
-      return;
-    }
     const route = routes.get(path) ?? keyRoute(path);
     if (route === undefined) throw new PortalError('not_found');
     if ((req.method === 'GET' || req.method === 'HEAD') && route.get !== undefined) {
       const got = await route.get(req);
-      if ('type' in got && typeof got.type === 'string' && typeof got.body === 'string') respond.send(req, res, 200, got.type, got.body);
+      if ('type' in got && typeof got.type === 'string' && (typeof got.body === 'string' || Buffer.isBuffer(got.body))) respond.send(req, res, 200, got.type, got.body);
       else respond.json(req, res, 200, got);
       return;
     }

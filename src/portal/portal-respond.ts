@@ -21,8 +21,8 @@ export function contentSecurityPolicy(apiOrigin: string): string {
 
 /** Writes and ends answers with the portal's fields. */
 export interface PortalResponder {
-  /** An HTML page, a stylesheet or a script (no body for HEAD). */
-  send(req: IncomingMessage, res: ServerResponse, status: number, type: string, body: string, fields?: Record<string, string>): void;
+  /** An HTML page, a stylesheet, a script or the icon (no body for HEAD). */
+  send(req: IncomingMessage, res: ServerResponse, status: number, type: string, body: string | Buffer, fields?: Record<string, string>): void;
   /** A JSON answer: `{ ok: true, …body }`. */
   json(req: IncomingMessage, res: ServerResponse, status: number, body: Record<string, unknown>): void;
   /** An error envelope. */
@@ -36,7 +36,7 @@ export interface PortalResponder {
 export function createPortalResponder(csp: string, license: string): PortalResponder {
   const send: PortalResponder['send'] = (req, res, status, type, body, fields = {}) => {
     if (res.headersSent) return;
-    const bytes = Buffer.from(body);
+    const bytes = typeof body === 'string' ? Buffer.from(body) : body;
     res.writeHead(status, {
       'Content-Type': type,
       'Content-Length': bytes.length,

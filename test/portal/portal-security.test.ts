@@ -157,11 +157,10 @@ test('methods, paths and a broken keys file: 405 with Allow, 404 for every other
     assert.equal(got.status, 200, path);
     const head = await getPortal(portal.url, path, {}, 'HEAD');
     assert.deepEqual([head.status, head.text], [200, ''], `HEAD ${path}`);
-    if (path !== '/favicon.ico') {
-      assert.match(String(got.headers['content-security-policy']), /^default-src 'self'; connect-src 'self' http:\/\/127\.0\.0\.1:8080;/);
-      assert.equal(got.headers['x-frame-options'], 'DENY');
-      assert.equal(got.headers['cache-control'], 'no-store');
-    }
+    assert.match(String(got.headers['content-security-policy']), /^default-src 'self'; connect-src 'self' http:\/\/127\.0\.0\.1:8080;/);
+    assert.equal(got.headers['x-frame-options'], 'DENY');
+    assert.equal(got.headers['x-content-type-options'], 'nosniff');
+    assert.equal(got.headers['cache-control'], 'no-store');
   }
   const options = await getPortal(portal.url, '/signup', { origin: 'https://evil.example', 'access-control-request-method': 'POST' }, 'OPTIONS');
   refused(options, 405, 'method_not_allowed');
