@@ -125,6 +125,7 @@ export async function mintForOperator(ctx: ActionContext, body: Record<string, u
 
 /** The operator's changes to one key, by the last segment of `/admin/keys/{id}/{action}`. */
 export const KEY_ACTIONS = ['plan', 'status', 'revoke', 'rotate'] as const;
+/** One of {@link KEY_ACTIONS}. */
 export type KeyAction = typeof KEY_ACTIONS[number];
 
 /**

@@ -55,7 +55,7 @@ export function readFlags(rows: readonly FlagRow[], argv: readonly string[], env
  * default, in aligned columns, then `-h, --help`.
  */
 export function flagUsageLines(rows: readonly FlagRow[]): string {
-  const columns = rows.map(({ setting: s }) => [s.flag ? `--${s.flag} ${s.placeholder ?? 'N'}` : '', s.env, `${s.help}; default ${plainDefault(s)}`] as const);
+  const columns = rows.map(({ setting: s }) => [s.flag ? `--${s.flag} ${s.placeholder ?? 'N'}` : '', s.env, s.required ? `${s.help} (required)` : `${s.help}; default ${plainDefault(s)}`] as const);
   const flagWidth = Math.max(...columns.map(([flag]) => flag.length));
   const envWidth = Math.max(...columns.map(([, variable]) => variable.length));
   return [...columns.map(([flag, variable, what]) => `  ${flag.padEnd(flagWidth)}  ${variable.padEnd(envWidth)}  ${what}`), `  ${'-h, --help'.padEnd(flagWidth)}  this text`].join('\n');
