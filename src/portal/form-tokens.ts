@@ -43,7 +43,9 @@ export function createFormTokens(ttlMs: number, now: () => number, secret: Buffe
       if (match === null) return false;
       const age = now() - Number.parseInt(match[1]!, 36);
       if (!(age <= ttlMs && age >= -60_000)) return false;
-      return timingSafeEqual(Buffer.from(match[2]!, 'base64url'), mac(form, match[1]!));
+      // The texts are compared, not the decoded bytes: the last of 43 base64url characters has two
+      // unused bits, and a token with them changed must not pass as well.
+      return timingSafeEqual(Buffer.from(match[2]!), Buffer.from(mac(form, match[1]!).toString('base64url')));
     },
   };
 }
