@@ -120,7 +120,7 @@ export function accountPage(ctx: PageContext, token: string): string {
     <h3>${title}</h3>
     <p class="big"><span id="usage-used-${window}">–</span> <small>of <span id="usage-limit-${window}">–</span> used</small></p>
     <div class="meter"><div id="usage-meter-${window}"></div></div>
-    <p class="meta"><span id="usage-remaining-${window}">–</span> left · full again in <span id="usage-reset-${window}">–</span></p>
+    <p class="meta"><span id="usage-remaining-${window}">–</span> left · full <span id="usage-reset-${window}">–</span></p>
   </div>`;
   return layout(ctx, 'account', 'Your key', `<h1>Your key</h1>
 <form id="account-form" class="card" method="post" novalidate>

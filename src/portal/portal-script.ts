@@ -59,9 +59,17 @@ export const PORTAL_JS = `'use strict';
 
   if (page === 'account') {
     var key = '';
-    var loadUsage = function () {
+    // A new key reaches the API when it next reads the keys file (about a second): until then it is
+    // unknown there, so after a rotation a 401 is asked again, a few times, half a second apart.
+    var loadUsage = function (retries) {
       hide($('account-error'));
-      return fetch(apiUrl + '/api/v1/meta', { headers: { 'X-API-Key': key }, credentials: 'omit', cache: 'no-store' }).then(answer).then(function (json) {
+      return fetch(apiUrl + '/api/v1/meta', { headers: { 'X-API-Key': key }, credentials: 'omit', cache: 'no-store' }).then(function (res) {
+        if (res.status === 401 && retries > 0) {
+          return new Promise(function (resolve) { setTimeout(resolve, 500); }).then(function () { return loadUsage(retries - 1); }).then(function () { return null; });
+        }
+        return answer(res);
+      }).then(function (json) {
+        if (json === null) return;
         var m = json.data[0];
         $('usage-key-id').textContent = m.key_id;
         $('usage-account').textContent = m.account;
@@ -74,7 +82,7 @@ export const PORTAL_JS = `'use strict';
           $('usage-used-' + w).textContent = number(u.used);
           $('usage-limit-' + w).textContent = number(u.limit);
           $('usage-remaining-' + w).textContent = number(u.remaining);
-          $('usage-reset-' + w).textContent = duration(u.reset_seconds);
+          $('usage-reset-' + w).textContent = u.reset_seconds > 0 ? 'again in ' + duration(u.reset_seconds) : 'now';
           $('usage-meter-' + w).style.width = (u.limit > 0 ? Math.min(100, 100 * u.used / u.limit) : 0) + '%';
         });
         show($('account-usage'));
@@ -86,20 +94,20 @@ export const PORTAL_JS = `'use strict';
       $('account-key').value = '';
       hide($('rotate-result'));
       busy($('account-submit'), true);
-      loadUsage().finally(function () { busy($('account-submit'), false); });
+      loadUsage(0).finally(function () { busy($('account-submit'), false); });
     });
-    $('usage-refresh').addEventListener('click', loadUsage);
+    $('usage-refresh').addEventListener('click', function () { loadUsage(0); });
     $('rotate-button').addEventListener('click', function () {
       var button = $('rotate-button');
       busy(button, true);
       post('/account/rotate', { 'X-API-Key': key }, {}).then(function (json) {
         show($('rotate-key'), json.key);
         $('rotate-key-id').textContent = json.key_id;
-        $('rotate-old-expires').textContent = json.old_expires_at;
+        $('rotate-old-expires').textContent = when(json.old_expires_at);
         $('rotate-old-expires').setAttribute('datetime', json.old_expires_at);
         show($('rotate-result'));
         key = json.key;
-        return loadUsage();
+        return loadUsage(10);
       }, function (error) { show($('account-error'), error.message); }).finally(function () { busy(button, false); });
     });
   }
@@ -139,7 +147,7 @@ export const PORTAL_JS = `'use strict';
       status.addEventListener('change', function () { change(base + '/status', { status: status.value }, function () { message(k.id + ': ' + status.value); }); });
       var rotate = tr.querySelector('.c-rotate'); rotate.id = 'key-rotate-' + k.id;
       rotate.addEventListener('click', function () {
-        change(base + '/rotate', {}, function (json) { newKey(json.key); message(k.id + ' rotated to ' + json.key_id + '; the old key works until ' + json.old_expires_at); });
+        change(base + '/rotate', {}, function (json) { newKey(json.key); message(k.id + ' rotated to ' + json.key_id + '; the old key works until ' + when(json.old_expires_at)); });
       });
       var revoke = tr.querySelector('.c-revoke'); revoke.id = 'key-revoke-' + k.id;
       revoke.addEventListener('click', function () {

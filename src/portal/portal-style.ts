@@ -56,6 +56,9 @@ button[disabled]{opacity:.6;cursor:wait}
 .notice{background:#e8f5f0;border:1px solid #b7e0d2;border-radius:8px;padding:10px 14px}
 .meta,.note{color:var(--muted);font-size:.9rem}
 .shown-key{border-color:#e0b45c;background:var(--warn-bg)}
+.shown-key:not(.card){border:1px solid #e0b45c;border-radius:8px;padding:12px 14px;margin-top:16px}
+.shown-key:not(.card)>:first-child{margin-top:0}
+.shown-key:not(.card)>:last-child{margin-bottom:0}
 .key{display:block;word-break:break-all;font-size:1rem;padding:10px;margin:8px 0;background:#fff;border:1px dashed #e0b45c}
 .stats{display:grid;grid-template-columns:repeat(auto-fit,minmax(220px,1fr));gap:16px}
 .stat{border:1px solid var(--line);border-radius:8px;padding:14px}
