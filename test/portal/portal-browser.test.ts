@@ -68,6 +68,16 @@ test(HAVE_CHROMIUM ? 'in Chromium: sign up, see the new key\'s usage from the AP
     }
   };
 
+  /** Clicks `button`, waits for the box showing a new key, reads the key and its id; `reloaded` resolves once the API has read the file. */
+  const mintedBy = async (button: string, box: string, keyField: string, idField: string) => {
+    const from = api.stderr.text.length;
+    await page.click(button);
+    await page.locator(`#${box}`).waitFor({ state: 'visible' });
+    const minted = (await page.locator(`#${keyField}`).textContent())!.trim();
+    assert.match(minted, /^eqf_[0-9A-Za-z]{38}$/);
+    return { key: minted, id: (await page.locator(`#${idField}`).textContent())!.trim(), reloaded: keysReloaded(api, from) };
+  };
+
   await page.goto(`${portal.url}/`);
   assert.equal(await page.locator('#plans tbody tr').count(), 4);
   assert.equal(await page.locator('#docs-link').getAttribute('href'), `${api.url}/docs`);
@@ -78,14 +88,9 @@ test(HAVE_CHROMIUM ? 'in Chromium: sign up, see the new key\'s usage from the AP
   await shoot('signup-form');
   await page.fill('#signup-name', 'Ada Lovelace');
   await page.fill('#signup-email', 'ada@example.com');
-  const from = api.stderr.text.length;
-  await page.click('#signup-submit');
-  await page.locator('#signup-result').waitFor({ state: 'visible' });
-  const key = (await page.locator('#signup-key').textContent())!.trim();
-  const keyId = (await page.locator('#signup-key-id').textContent())!.trim();
-  assert.match(key, /^eqf_[0-9A-Za-z]{38}$/);
+  const { key, id: keyId, reloaded } = await mintedBy('#signup-submit', 'signup-result', 'signup-key', 'signup-key-id');
   await shoot('signup');
-  await keysReloaded(api, from);
+  await reloaded;
 
   // The holder's page: usage from the API's meta, the key in a header.
   await page.goto(`${portal.url}/account`);
@@ -101,14 +106,9 @@ test(HAVE_CHROMIUM ? 'in Chromium: sign up, see the new key\'s usage from the AP
   await shoot('account');
 
   // The holder rotates: the new key is shown once, and the page follows it once the API has it.
-  const before = api.stderr.text.length;
-  await page.click('#rotate-button');
-  await page.locator('#rotate-result').waitFor({ state: 'visible' });
-  const rotated = (await page.locator('#rotate-key').textContent())!.trim();
-  const rotatedId = (await page.locator('#rotate-key-id').textContent())!.trim();
-  assert.match(rotated, /^eqf_[0-9A-Za-z]{38}$/);
+  const { key: rotated, id: rotatedId, reloaded: rotationReloaded } = await mintedBy('#rotate-button', 'rotate-result', 'rotate-key', 'rotate-key-id');
   assert.notEqual(rotated, key);
-  await keysReloaded(api, before);
+  await rotationReloaded;
   await page.locator('#usage-key-id', { hasText: rotatedId }).waitFor();
   await shoot('account-rotated');
 
