@@ -22,3 +22,5 @@ export { ROUTES, type Route } from './routes.js';
 export type * from './rows/types.js';
 export { SnapshotError, type SnapshotManifest } from './data/snapshot-format.js';
 export { KeysFileError, type KeyRecord } from './keys/keys-file.js';
+export { listenPortal, type RunningPortal } from './portal/listen-portal.js';
+export type { PortalOptions } from './portal/portal-settings.js';

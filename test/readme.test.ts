@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { access, readFile, readdir } from 'node:fs/promises';
 import { parseKeysFile } from '../src/keys/keys-file.js';
 import { SERVE_ROWS, settingsMarkdown } from '../src/settings/table.js';
+import { portalSettingsMarkdown } from '../src/portal/portal-settings.js';
 import { between } from '../scripts/markers.js';
 import { PLANS } from '../src/plans.js';
 
@@ -39,6 +40,7 @@ test('every demo key in the README is in keys.demo.json with the plan and status
 test('the configuration tables of docs/operating.md are the ones the settings table generates (npx tsx scripts/settings-table.ts --write)', async () => {
   const operating = await read('docs/operating.md');
   assert.equal(between(operating, 'settings', 'docs/operating.md'), settingsMarkdown());
+  assert.equal(between(operating, 'portal-settings', 'docs/operating.md'), portalSettingsMarkdown());
   for (const { setting } of SERVE_ROWS) {
     assert.ok(operating.includes(`\`${setting.env}\``), setting.env);
     if (setting.flag) assert.ok(operating.includes(`\`--${setting.flag}\``), setting.flag);

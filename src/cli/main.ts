@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The `equity-facts` command: `serve`, `keys`, `build`, `fetch`. The builder (and its XML
+ * The `equity-facts` command: `serve`, `keys`, `portal`, `build`, `fetch`. The builder (and its XML
  * parser) is loaded only by `build`, the EDGAR client only by `fetch`, so the server never loads
  * a dependency.
  */
@@ -17,9 +17,10 @@ import { IpcStore } from '../guard/ipc-store.js';
 import { openAccessLog } from '../ops/access-log.js';
 import { createLogger } from '../ops/logger.js';
 import { logFirstScreen } from './first-screen.js';
+import { PORTAL_SETTINGS } from '../portal/portal-settings.js';
 
 /** The commands, for a suggestion when one is mistyped. */
-const COMMANDS = ['serve', 'keys', 'build', 'fetch', 'help', 'version'];
+const COMMANDS = ['serve', 'keys', 'portal', 'build', 'fetch', 'help', 'version'];
 
 const HELP = `equity-facts ${PACKAGE_VERSION}: factual U.S. equity data from SEC EDGAR over HTTP/JSON
 
@@ -31,6 +32,8 @@ usage:
   equity-facts keys set-status --file F ID STATUS
   equity-facts keys revoke --file F ID
   equity-facts keys rotate --file F ID [--grace 24h]
+  equity-facts portal --keys FILE [--port ${PORTAL_SETTINGS.port.default}] [--host ${PORTAL_SETTINGS.host.default}] [--api-url URL] [--signup off|free]
+                    [--admin-token-file F] [--signup-per-address ${PORTAL_SETTINGS.signupPerAddress.default}] [--signup-per-day ${PORTAL_SETTINGS.signupPerDay.default}] [--trust-proxy CIDR,…]
   equity-facts build --from DIR --out SNAPSHOTS_DIR [--as-of YYYY-MM-DD] [--window-days 90] [--filings-days N] [--version V] [--allow-empty] [--allow-future-as-of] [--cache DIR] [--workers N]
   equity-facts fetch --user-agent "Name email" --out DIR (--tickers T,… | --ciks C,… | --all) [--since YYYY-MM-DD] [--bulk] [--base-url URL]
   equity-facts --version
@@ -166,6 +169,11 @@ async function main(argv: readonly string[]): Promise<number> {
       return serve(rest);
     case 'keys':
       return runKeysCommand(rest, io);
+    case 'portal': {
+      // Loaded only for this command: serve never loads the portal's modules.
+      const { runPortalCommand } = await import('./portal-command.js');
+      return runPortalCommand(rest);
+    }
     case 'build': {
       const { runBuildCommand } = await import('../builder/command.js');
       return runBuildCommand(rest);

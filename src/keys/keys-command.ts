@@ -3,13 +3,12 @@
  * key. Every change is an atomic rewrite of the file ({@link writeKeysFile}), so a running
  * server never sees a half-written or invalid file.
  */
-import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { PLANS, findPlan } from '../plans.js';
-import { KEY_STATUSES, KeysFileError, hashKey, parseKeysFile, type KeyRecord, type KeyStatus } from './keys-file.js';
+import { KEY_STATUSES, KeysFileError, parseKeysFile, type KeyStatus } from './keys-file.js';
 import { readKeysText, readRecordsOrNone, writeKeysFile } from './keys-file-write.js';
-import { DEFAULT_GRACE_MS, formatDateTime, parseDateTime, parseGrace } from './lifecycle.js';
-import { mintKey } from './mint.js';
+import { DEFAULT_GRACE_MS, parseGrace } from './lifecycle.js';
+import { addKey, revokeKey, rotateKey, updateKey } from './key-changes.js';
 import { didYouMean } from '../suggest.js';
 
 export { writeKeysFile } from './keys-file-write.js';
@@ -114,20 +113,6 @@ function required(values: Record<string, string | boolean | undefined>, name: st
   return value;
 }
 
-/** A fresh key id, `k_` and 8 hex digits, that no entry has. */
-function newId(records: readonly KeyRecord[]): string {
-  let id: string;
-  do id = `k_${randomBytes(4).toString('hex')}`; while (records.some((record) => record.id === id));
-  return id;
-}
-
-/** The entry with this id, or a KeysFileError naming the id (and the nearest one, for a typo). */
-function findRecord(records: readonly KeyRecord[], id: string, file: string): KeyRecord {
-  const record = records.find((r) => r.id === id);
-  if (record === undefined) throw new KeysFileError(file, `no key with id ${JSON.stringify(id)}${didYouMean(id, records.map((r) => r.id))}; keys list --file shows the ids`);
-  return record;
-}
-
 async function add(args: readonly string[], io: CommandIo, now: () => number): Promise<number> {
   const { values } = parse(args, {
     file: { type: 'string' }, plan: { type: 'string' }, account: { type: 'string' }, label: { type: 'string' }, 'no-api-plan': { type: 'boolean' },
@@ -142,14 +127,9 @@ async function add(args: readonly string[], io: CommandIo, now: () => number): P
       'To mint a key on a plan without API access (it answers 403 api_not_available_on_plan), add --no-api-plan.');
   }
   if (findPlan(plan) !== undefined && noApiPlan) throw new UsageError(`--no-api-plan says the plan has no API access, but ${plan} is an API plan; drop one of them`);
-  const records = await readRecordsOrNone(file);
-  const key = mintKey();
-  const id = newId(records);
-  const record: KeyRecord = {
-    id, sha256: hashKey(key), account, plan, status: 'active',
-    ...(values.label === undefined ? {} : { label: values.label as string }), created_at: formatDateTime(Math.floor(now() / 1000) * 1000),
-  };
-  await writeKeysFile(file, [...records, record]);
+  const change = addKey(await readRecordsOrNone(file), { account, plan, label: values.label as string | undefined, nowMs: now() });
+  await writeKeysFile(file, change.records);
+  const { key, record: { id } } = change.result;
   io.out(`${key}\n`);
   io.err(`minted ${id} for account ${account} on plan ${plan}${noApiPlan ? ' (no API access)' : ''}; the key above is shown only now, the file keeps its hash\n`);
   return 0;
@@ -172,8 +152,7 @@ async function setStatus(args: readonly string[], io: CommandIo): Promise<number
   const [id, status] = positionals as [string, string];
   if (!KEY_STATUSES.includes(status as KeyStatus)) throw new UsageError(`STATUS must be one of ${KEY_STATUSES.join(', ')}`);
   const records = parseKeysFile(await readKeysText(file), file).records;
-  findRecord(records, id, file);
-  await writeKeysFile(file, records.map((record) => (record.id === id ? { ...record, status: status as KeyStatus } : record)));
+  await writeKeysFile(file, updateKey(records, id, { status: status as KeyStatus }, file).records);
   io.out(`${id}: ${status}\n`);
   return 0;
 }
@@ -183,8 +162,8 @@ async function revoke(args: readonly string[], io: CommandIo): Promise<number> {
   const file = required(values, 'file');
   const [id] = positionals as [string];
   const records = parseKeysFile(await readKeysText(file), file).records;
-  const record = findRecord(records, id, file);
-  await writeKeysFile(file, records.filter((r) => r !== record));
+  const { records: left, result: record } = revokeKey(records, id, file);
+  await writeKeysFile(file, left);
   io.out(`${id}: revoked (removed from ${file}; account ${record.account})\n`);
   return 0;
 }
@@ -196,16 +175,10 @@ async function rotate(args: readonly string[], io: CommandIo, now: () => number)
   const grace = values.grace === undefined ? DEFAULT_GRACE_MS : parseGrace(values.grace as string);
   if (grace === undefined) throw new UsageError(`--grace must be a number and s, m, h or d (e.g. 24h), at most 365d, got ${JSON.stringify(values.grace)}`);
   const records = parseKeysFile(await readKeysText(file), file).records;
-  const old = findRecord(records, id, file);
-  const nowMs = now();
-  // A rotation never lengthens the life of a key that was to expire sooner.
-  const expiresAt = old.expires_at !== undefined && parseDateTime(old.expires_at)! <= nowMs + grace ? old.expires_at : formatDateTime(nowMs + grace);
-  const key = mintKey();
-  const fresh: KeyRecord = {
-    id: newId(records), sha256: hashKey(key), account: old.account, plan: old.plan, status: old.status,
-    ...(old.label === undefined ? {} : { label: old.label }), created_at: formatDateTime(Math.floor(nowMs / 1000) * 1000),
-  };
-  await writeKeysFile(file, [...records.map((r) => (r === old ? { ...r, expires_at: expiresAt } : r)), fresh]);
+  const change = rotateKey(records, id, grace, now(), file);
+  await writeKeysFile(file, change.records);
+  const { key, record: fresh, old } = change.result;
+  const expiresAt = old.expires_at!;
   io.out(`${key}\n`);
   io.err(`minted ${fresh.id} for account ${old.account} on plan ${old.plan}, replacing ${id}, which expires at ${expiresAt}; ` +
     'the key above is shown only now, the file keeps its hash\n');

@@ -118,7 +118,12 @@ export const HANDLER_SETTINGS = Object.freeze({
     doc: "proxies (IPv4 or IPv6 CIDRs or addresses, comma-separated: `10.0.0.0/8,fd00::/8`, or a list in code) whose `X-Forwarded-For` gives the access log's `remote`; a malformed one stops the start",
   }),
   /** Poll interval for CURRENT and the keys file, ms. Default 1000; 0 turns watching off. */
-  watchIntervalMs: setting({ kind: whole(0), default: 1000, doc: 'poll interval for `CURRENT` and the keys file, ms; 0 turns watching off' }), // ms
+  watchIntervalMs: setting({
+    kind: whole(0), default: 1000, // ms: a keys change (the portal's, docs/api.md §18) is in force within a second
+    flag: 'watch-interval-ms', env: 'EQF_WATCH_INTERVAL_MS',
+    help: 'ms between polls of CURRENT and the keys file; 0 turns watching off (SIGHUP still reloads)',
+    doc: 'poll interval for `CURRENT` and the keys file, ms; 0 turns watching off',
+  }),
   /** How often the limiter forgets idle full buckets, ms. Default 60000. */
   limiterSweepIntervalMs: setting({ kind: whole(1), default: 60_000, doc: 'how often the limiter forgets idle full buckets, ms' }), // ms
   /** Smallest body, in bytes, that is compressed when the client accepts gzip or br. Default 1024 (docs/api.md §5). */

@@ -1,6 +1,6 @@
 /**
- * The server runs air-gapped with no dependency (README): the modules that `serve`, the library
- * entry and the CLI load statically reach only Node's built-ins and the project's own files. The
+ * The server runs air-gapped with no dependency (README): the modules that `serve`, `portal`, the
+ * library entry and the CLI load statically reach only Node's built-ins and the project's own files. The
  * builder's dependencies (saxes, yauzl, csv-parse) are loaded only through `build`'s dynamic import.
  */
 import { test } from 'node:test';
@@ -34,8 +34,8 @@ function reachable(entry: string): { files: Set<string>; packages: Set<string> }
   return { files, packages };
 }
 
-test('serve, the library entry and the CLI statically load no package, and no builder or reader module', () => {
-  for (const entry of ['cli/main.ts', 'index.ts', 'server.ts']) {
+test('serve, the portal, the library entry and the CLI statically load no package, and no builder or reader module', () => {
+  for (const entry of ['cli/main.ts', 'index.ts', 'server.ts', 'cli/portal-command.ts', 'portal/listen-portal.ts']) {
     const { files, packages } = reachable(entry);
     assert.deepEqual([...packages], [], `${entry} loads packages`);
     const builderFiles = [...files].filter((f) => /[/\\](builder|edgar|facts|fetch)[/\\]/.test(f));
