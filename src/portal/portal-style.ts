@@ -49,6 +49,7 @@ button[disabled]{opacity:.6;cursor:wait}
 .keys{font-size:.9rem}
 .keys td{white-space:nowrap}
 .keys td.c-label{white-space:normal;min-width:10em}
+.keys td.c-created,.keys td.c-expires{white-space:normal;min-width:6.5em}
 .keys td select{width:auto;height:auto;padding:4px 6px;font-size:.9rem}
 .keys td button{margin:0;padding:4px 10px;font-size:.85rem}
 .keys .c-actions{white-space:nowrap}
