@@ -6,7 +6,7 @@
  */
 import { chmod, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { KEYS_FORMAT, KeysFileError, parseKeysFile, type KeyRecord } from './keys-file.js';
+import { KEYS_FORMAT, KeysFileError, parseKeysFile, unreadableKeysFile, type KeyRecord } from './keys-file.js';
 
 /** Mode of a keys file the commands create: read and write for its owner only (it names accounts). */
 const NEW_FILE_MODE = 0o600;
@@ -20,7 +20,7 @@ export async function readKeysText(file: string): Promise<string> {
   try {
     return await readFile(file, 'utf8');
   } catch (error) {
-    throw new KeysFileError(file, `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw unreadableKeysFile(file, error);
   }
 }
 

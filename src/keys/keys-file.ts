@@ -156,6 +156,18 @@ function digestWord(digest: string, at: number): number {
 }
 
 /**
+ * The error for a keys file that cannot be read: the system's code, and for a file that does not
+ * exist, how to make one (a server or portal is often started before any key was minted).
+ */
+export function unreadableKeysFile(file: string, error: unknown): KeysFileError {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') {
+    return new KeysFileError(file, `cannot read: ENOENT (no such file; \`equity-facts keys add --file ${file} --plan PLAN --account ACCOUNT\` makes one)`);
+  }
+  return new KeysFileError(file, `cannot read: ${code ?? String(error)}`);
+}
+
+/**
  * Reads and parses a keys file.
  *
  * @throws KeysFileError when it cannot be read or fails a check.
@@ -165,7 +177,7 @@ export async function readKeysFile(file: string): Promise<KeyTable> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new KeysFileError(file, `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw unreadableKeysFile(file, error);
   }
   return parseKeysFile(text, file);
 }

@@ -70,6 +70,9 @@ test('serve refuses a bad port (exit 2) and a broken snapshot (exit 1), naming t
   const broken = await run(['serve', '--port', '0', '--snapshots', join(dir, 'none'), '--keys', join(dir, 'keys.json')]);
   assert.equal(broken.code, 1);
   assert.match(broken.stderr, /cannot start: .*none\/CURRENT: cannot read: ENOENT/);
+  const noKeys = await run(['serve', '--port', '0', '--keys', join(dir, 'missing-keys.json')]);
+  assert.equal(noKeys.code, 1);
+  assert.match(noKeys.stderr, /missing-keys\.json: cannot read: ENOENT \(no such file; `equity-facts keys add --file .*missing-keys\.json --plan PLAN --account ACCOUNT` makes one\)/);
 });
 
 test('flags win over EQF_* variables, which win over defaults', () => {
