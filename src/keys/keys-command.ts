@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { PLANS, findPlan } from '../plans.js';
 import { KEY_STATUSES, KeysFileError, parseKeysFile, type KeyStatus } from './keys-file.js';
-import { readKeysText, readRecordsOrNone, writeKeysFile } from './keys-file-write.js';
+import { changeKeysFile, readKeysText } from './keys-file-write.js';
 import { DEFAULT_GRACE_MS, parseGrace } from './lifecycle.js';
 import { addKey, revokeKey, rotateKey, updateKey } from './key-changes.js';
 import { didYouMean } from '../suggest.js';
@@ -127,9 +127,8 @@ async function add(args: readonly string[], io: CommandIo, now: () => number): P
       'To mint a key on a plan without API access (it answers 403 api_not_available_on_plan), add --no-api-plan.');
   }
   if (findPlan(plan) !== undefined && noApiPlan) throw new UsageError(`--no-api-plan says the plan has no API access, but ${plan} is an API plan; drop one of them`);
-  const change = addKey(await readRecordsOrNone(file), { account, plan, label: values.label as string | undefined, nowMs: now() });
-  await writeKeysFile(file, change.records);
-  const { key, record: { id } } = change.result;
+  const { key, record: { id } } = await changeKeysFile(file, (records) =>
+    addKey(records, { account, plan, label: values.label as string | undefined, nowMs: now() }), true);
   io.out(`${key}\n`);
   io.err(`minted ${id} for account ${account} on plan ${plan}${noApiPlan ? ' (no API access)' : ''}; the key above is shown only now, the file keeps its hash\n`);
   return 0;
@@ -151,8 +150,7 @@ async function setStatus(args: readonly string[], io: CommandIo): Promise<number
   const file = required(values, 'file');
   const [id, status] = positionals as [string, string];
   if (!KEY_STATUSES.includes(status as KeyStatus)) throw new UsageError(`STATUS must be one of ${KEY_STATUSES.join(', ')}`);
-  const records = parseKeysFile(await readKeysText(file), file).records;
-  await writeKeysFile(file, updateKey(records, id, { status: status as KeyStatus }, file).records);
+  await changeKeysFile(file, (records) => updateKey(records, id, { status: status as KeyStatus }, file));
   io.out(`${id}: ${status}\n`);
   return 0;
 }
@@ -161,9 +159,7 @@ async function revoke(args: readonly string[], io: CommandIo): Promise<number> {
   const { values, positionals } = parse(args, { file: { type: 'string' } }, 1);
   const file = required(values, 'file');
   const [id] = positionals as [string];
-  const records = parseKeysFile(await readKeysText(file), file).records;
-  const { records: left, result: record } = revokeKey(records, id, file);
-  await writeKeysFile(file, left);
+  const record = await changeKeysFile(file, (records) => revokeKey(records, id, file));
   io.out(`${id}: revoked (removed from ${file}; account ${record.account})\n`);
   return 0;
 }
@@ -174,10 +170,7 @@ async function rotate(args: readonly string[], io: CommandIo, now: () => number)
   const [id] = positionals as [string];
   const grace = values.grace === undefined ? DEFAULT_GRACE_MS : parseGrace(values.grace as string);
   if (grace === undefined) throw new UsageError(`--grace must be a number and s, m, h or d (e.g. 24h), at most 365d, got ${JSON.stringify(values.grace)}`);
-  const records = parseKeysFile(await readKeysText(file), file).records;
-  const change = rotateKey(records, id, grace, now(), file);
-  await writeKeysFile(file, change.records);
-  const { key, record: fresh, old } = change.result;
+  const { key, record: fresh, old } = await changeKeysFile(file, (records) => rotateKey(records, id, grace, now(), file));
   const expiresAt = old.expires_at!;
   io.out(`${key}\n`);
   io.err(`minted ${fresh.id} for account ${old.account} on plan ${old.plan}, replacing ${id}, which expires at ${expiresAt}; ` +

@@ -7,6 +7,8 @@
 import { chmod, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { KEYS_FORMAT, KeysFileError, parseKeysFile, unreadableKeysFile, type KeyRecord } from './keys-file.js';
+import type { KeyChange } from './key-changes.js';
+import { withKeysFileLock } from './keys-file-lock.js';
 
 /** Mode of a keys file the commands create: read and write for its owner only (it names accounts). */
 const NEW_FILE_MODE = 0o600;
@@ -64,4 +66,27 @@ export async function writeKeysFile(file: string, records: readonly KeyRecord[])
     await rm(temp, { force: true });
     throw new KeysFileError(file, `cannot write: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
+}
+
+/**
+ * Makes one change to a keys file as its only writer of the moment: takes the file's lock
+ * (`keys-file-lock.ts`), reads and checks the file, applies `step`, writes the result atomically
+ * ({@link writeKeysFile}), releases the lock. Two writers (a `keys` command and the developer
+ * portal, or two commands) so never drop each other's change.
+ *
+ * @param step - the change, from the entries on disk (see `key-changes.ts`); what it throws is
+ *   thrown, and nothing is written.
+ * @param createIfMissing - a missing file counts as one with no entries (`keys add`); otherwise it
+ *   is an error.
+ * @returns the change's result, once the file holding it is in place.
+ * @throws KeysFileError when the file cannot be read, fails its checks, cannot be written, or
+ *   another writer holds its lock too long.
+ */
+export async function changeKeysFile<T>(file: string, step: (records: readonly KeyRecord[]) => KeyChange<T>, createIfMissing = false): Promise<T> {
+  return withKeysFileLock(file, async () => {
+    const records = createIfMissing ? await readRecordsOrNone(file) : parseKeysFile(await readKeysText(file), file).records;
+    const change = step(records);
+    await writeKeysFile(file, change.records);
+    return change.result;
+  });
 }

@@ -2,7 +2,8 @@
  * The portal's one queue of changes to the keys file (docs/api.md §18): every change is read,
  * parse, apply, atomic write (§4), and no two run at once, so concurrent sign-ups and operator
  * changes lose nothing. Changes that arrive while a write is under way are applied together, in
- * the order they came, in the next round: one read and one write for many sign-ups.
+ * the order they came, in the next round: one read and one write for many sign-ups. Each round
+ * holds the file's lock (`keys-file-lock.ts`), so `keys` commands run meanwhile lose nothing either.
  *
  * A file that cannot be read or fails its checks refuses every change of its round, and is left
  * as it is; a change whose own step throws (an unknown key id) fails alone.
@@ -10,6 +11,7 @@
 import { KeysFileError, parseKeysFile, type KeyRecord } from '../keys/keys-file.js';
 import { readKeysText, writeKeysFile } from '../keys/keys-file-write.js';
 import type { KeyChange } from '../keys/key-changes.js';
+import { withKeysFileLock } from '../keys/keys-file-lock.js';
 
 /** A change to make: from the current entries to the new ones and a result. */
 export type KeysStep<T> = (records: readonly KeyRecord[]) => KeyChange<T>;
@@ -42,7 +44,7 @@ export function createKeysQueue(file: string): KeysQueue {
   let waiting: Waiting[] = [];
   let running: Promise<void> | undefined;
 
-  const round = async (batch: readonly Waiting[]): Promise<void> => {
+  const apply = async (batch: readonly Waiting[]): Promise<void> => {
     let records: readonly KeyRecord[];
     try {
       records = parseKeysFile(await readKeysText(file), file).records;
@@ -68,6 +70,16 @@ export function createKeysQueue(file: string): KeysQueue {
       return;
     }
     for (const { w, result } of done) w.resolve(result);
+  };
+
+  // The lock keeps a `keys` command run meanwhile from dropping the round's changes, or the round
+  // from dropping the command's; a lock held too long refuses the whole round.
+  const round = async (batch: readonly Waiting[]): Promise<void> => {
+    try {
+      await withKeysFileLock(file, () => apply(batch));
+    } catch (error) {
+      for (const w of batch) w.reject(error);
+    }
   };
 
   const drain = async (): Promise<void> => {
