@@ -22,6 +22,7 @@ import { ROW_KINDS, type RowKind } from '../rows/schemas.js';
 import { IntColumn } from './int-column.js';
 import { ORDER_KEY_PARTS } from './order-key.js';
 import { FILTER_FIELD } from './row-measure.js';
+import { sharedArray } from './shared-memory.js';
 
 /** A row's date in a date column when the row has none: below every date, as nulls sort last in a descending order. */
 export const NO_DATE = -2147483648;
@@ -149,11 +150,11 @@ class PostingsBuilder {
   finish(): Postings {
     const ids = this.#pairIds.toInt32();
     const pairRows = this.#pairRows.toInt32();
-    const starts = new Int32Array(this.#values.length + 1);
+    const starts = sharedArray(Int32Array, this.#values.length + 1);
     for (let i = 0; i < ids.length; i++) starts[ids[i]! + 1]!++;
     for (let id = 0; id < this.#values.length; id++) starts[id + 1]! += starts[id]!;
     const filled = starts.slice(0, this.#values.length);
-    const rows = new Int32Array(ids.length);
+    const rows = sharedArray(Int32Array, ids.length);
     for (let i = 0; i < ids.length; i++) rows[filled[ids[i]!]!++] = pairRows[i]!;
     return new Postings(this.#values, starts, rows);
   }
