@@ -15,14 +15,7 @@ import { readServeConfig, type ServeConfig } from './serve-config.js';
 import { SERVE_SETTINGS } from '../settings/table.js';
 import { serveOne } from './serve-one.js';
 import { WORKER_READY } from './cluster.js';
-import type { ThreadData, ToThread } from './thread-messages.js';
-
-/**
- * Test-only: the environment variable naming the worker id of a thread that ends itself with an
- * uncaught error when the main thread relays SIGHUP (a thread dying after it served, for the
- * replacement test). Unset in production.
- */
-export const TEST_CRASH_VARIABLE = 'EQF_TEST_CRASH_WORKER';
+import { TEST_CRASH_VARIABLE, type ThreadData, type ToThread } from './thread-messages.js';
 
 async function main(): Promise<number> {
   const port = parentPort!;

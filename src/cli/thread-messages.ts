@@ -18,3 +18,10 @@ export type ToThread =
   | { readonly eqf: 'signal'; readonly signal: 'SIGHUP' | 'SIGUSR2' | 'SIGTERM' | 'SIGINT' }
   | { readonly eqf: 'snapshot'; readonly snapshot: PackedSnapshot }
   | { readonly eqf: 'metrics'; readonly id: number };
+
+/**
+ * Test-only: the environment variable naming the worker id of a thread that ends itself with an
+ * uncaught error when the main thread relays SIGHUP (a thread dying after it served, for the
+ * replacement test). Unset in production.
+ */
+export const TEST_CRASH_VARIABLE = 'EQF_TEST_CRASH_WORKER';

@@ -1,6 +1,6 @@
 /**
- * `serve --workers 2` through a real process tree: the primary relays SIGUSR2 and SIGHUP to every
- * worker, replaces a worker that dies, drains on SIGTERM and exits 0, and stops (exit 1) when a
+ * `serve --workers 2 --worker-mode processes` through a real process tree: the primary relays
+ * SIGUSR2 and SIGHUP to every worker, replaces a worker that dies, drains on SIGTERM and exits 0, and stops (exit 1) when a
  * worker cannot start.
  */
 import { test } from 'node:test';
@@ -35,9 +35,9 @@ async function readyStatuses(url: string, count: number): Promise<Set<number>> {
   return statuses;
 }
 
-test('the primary relays SIGUSR2 and SIGHUP to every worker, replaces a worker that dies, and drains on SIGTERM', async (t) => {
+test('processes: the primary relays SIGUSR2 and SIGHUP to every worker, replaces a worker that dies, and drains on SIGTERM', async (t) => {
   const fixture = await fixtureDir(t);
-  const server = await startServe(t, fixture, ['--workers', '2', '--access-log', 'off']);
+  const server = await startServe(t, fixture, ['--workers', '2', '--worker-mode', 'processes', '--access-log', 'off']);
   const pid = server.child.pid!;
 
   process.kill(pid, 'SIGUSR2');
@@ -61,11 +61,11 @@ test('the primary relays SIGUSR2 and SIGHUP to every worker, replaces a worker t
   assert.match(server.stderr.text, /SIGTERM: draining 2 workers/);
 });
 
-test('a worker that cannot start stops the primary with exit code 1', async (t) => {
+test('processes: a worker that cannot start stops the primary with exit code 1', async (t) => {
   const fixture = await fixtureDir(t);
   await writeFile(join(fixture.dir, 'broken.json'), '{"format":"nope"}');
   const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', main, 'serve', '--port', '0', '--workers', '2', '--snapshots', fixture.snapshots, '--keys', join(fixture.dir, 'broken.json')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', main, 'serve', '--port', '0', '--workers', '2', '--worker-mode', 'processes', '--snapshots', fixture.snapshots, '--keys', join(fixture.dir, 'broken.json')], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (text: string) => { stderr += text; });
   const [code] = await once(child, 'exit');
