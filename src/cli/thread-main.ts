@@ -28,6 +28,9 @@ async function main(): Promise<number> {
   const log = createLogger({ format: logFormat, fields: { worker: data.id } });
   const signals = new EventEmitter();
   const source = new FedSnapshots(unpackSnapshot(data.snapshot));
+  // `workerData` lives as long as the thread: without this, the first version's memory would
+  // stay held after a reload.
+  delete (data as { snapshot?: unknown }).snapshot;
   options.snapshotSource = source;
   if (options.redisUrl === undefined) options.limiterStore = new IpcStore(portChannel());
   if (options.metricsPort !== undefined) options.metrics = true;
