@@ -80,13 +80,10 @@ export async function runThreads(config: ServeConfig, argv: readonly string[], l
     await limiter?.close();
     return 1;
   }
-  let packed = packSnapshot(snapshots.current!);
   const threads = new Map<number, ServingThread>();
   const post = (message: ToThread): void => { for (const thread of threads.values()) thread.worker.postMessage(message); };
-  snapshots.on('reloaded', (value: SnapshotIndex) => {
-    packed = packSnapshot(value);
-    post({ eqf: 'snapshot', snapshot: packed });
-  });
+  // Packed when posted, not kept: the packed form's objects would double the main thread's heap.
+  snapshots.on('reloaded', (value: SnapshotIndex) => post({ eqf: 'snapshot', snapshot: packSnapshot(value) }));
   if (watchIntervalMs > 0) snapshots.watch();
 
   let nextId = 1;
@@ -100,9 +97,9 @@ export async function runThreads(config: ServeConfig, argv: readonly string[], l
       socket.close();
       void Promise.resolve(metricsListener?.close()).then(() => limiter?.close()).then(() => resolve(exitCode));
     };
-    const start = (fd: number): void => {
+    const start = (fd: number, snapshot = packSnapshot(snapshots.current!)): void => {
       const id = nextId++;
-      const data: ThreadData = { argv, id, fd, snapshot: packed };
+      const data: ThreadData = { argv, id, fd, snapshot };
       const worker = newThread(data);
       const thread: ServingThread = { id, worker, serving: false };
       threads.set(id, thread);
@@ -142,7 +139,7 @@ export async function runThreads(config: ServeConfig, argv: readonly string[], l
         return;
       }
       log(`worker ${thread.id} exited with code ${code}; starting another`, 'warn');
-      socket.another().then(start, (error: Error) => {
+      socket.another().then((fd) => start(fd), (error: Error) => {
         log(`cannot start another worker: ${error.message}; stopping`, 'error');
         stop('replacement failure', 1);
       });
@@ -176,6 +173,7 @@ export async function runThreads(config: ServeConfig, argv: readonly string[], l
     };
     process.on('SIGTERM', () => onStopSignal('SIGTERM'));
     process.on('SIGINT', () => onStopSignal('SIGINT'));
-    for (const fd of fds) start(fd);
+    const first = packSnapshot(snapshots.current!);
+    for (const fd of fds) start(fd, first);
   });
 }
