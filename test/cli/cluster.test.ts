@@ -8,21 +8,10 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { fixtureDir, startServe, type ServeProcess } from '../helpers/serve-process.js';
+import { fixtureDir, logged, startServe } from '../helpers/serve-process.js';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-
-/** Resolves once the process's stderr matches `pattern` `times` times; fails after 20 s. */
-async function logged(server: ServeProcess, pattern: RegExp, times = 1): Promise<void> {
-  const signal = AbortSignal.timeout(20_000);
-  const global = new RegExp(pattern.source, 'g');
-  while ((server.stderr.text.match(global) ?? []).length < times) {
-    await once(server.child.stderr!, 'data', { signal }).catch(() => {
-      assert.fail(`not logged ${times}× within 20 s: ${pattern}\n${server.stderr.text}`);
-    });
-  }
-}
 
 /** `/readyz` statuses of `count` requests on fresh connections (so that both workers answer some). */
 async function readyStatuses(url: string, count: number): Promise<Set<number>> {

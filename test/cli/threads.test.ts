@@ -12,19 +12,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { KEYS, withKey, writeFixtureSnapshot } from '../helpers/harness.js';
-import { fixtureDir, startServe, type ServeProcess } from '../helpers/serve-process.js';
+import { fixtureDir, logged, startServe, type ServeProcess } from '../helpers/serve-process.js';
 import { TEST_CRASH_VARIABLE } from '../../src/cli/thread-messages.js';
-
-/** Resolves once the process's stderr matches `pattern` `times` times; fails after 30 s. */
-async function logged(server: ServeProcess, pattern: RegExp, times = 1): Promise<void> {
-  const signal = AbortSignal.timeout(30_000);
-  const global = new RegExp(pattern.source, 'g');
-  while ((server.stderr.text.match(global) ?? []).length < times) {
-    await once(server.child.stderr!, 'data', { signal }).catch(() => {
-      assert.fail(`not logged ${times}× within 30 s: ${pattern}\n${server.stderr.text}`);
-    });
-  }
-}
 
 /** The snapshot versions of `count` answers, each on a fresh connection (so that both threads answer some). */
 async function versions(url: string, count: number): Promise<Set<string>> {

@@ -5,6 +5,7 @@
  * of concurrent requests spread over several servers.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -93,6 +94,17 @@ export async function startServe(t: TestContext, fixture: { snapshots: string; k
   };
   t.after(stop);
   return { url, child, stderr, stdout, stop };
+}
+
+/** Resolves once the process's stderr matches `pattern` `times` times; fails after 30 s. */
+export async function logged(server: ServeProcess, pattern: RegExp, times = 1): Promise<void> {
+  const signal = AbortSignal.timeout(30_000);
+  const global = new RegExp(pattern.source, 'g');
+  while ((server.stderr.text.match(global) ?? []).length < times) {
+    await once(server.child.stderr!, 'data', { signal }).catch(() => {
+      assert.fail(`not logged ${times}× within 30 s: ${pattern}\n${server.stderr.text}`);
+    });
+  }
 }
 
 /** One answer of a burst. */
