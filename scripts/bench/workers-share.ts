@@ -80,7 +80,7 @@ console.log(`NDJSON ${(rows / 2 ** 20).toFixed(0)} MiB; --access-log ${values['a
 for (const [mode, r] of Object.entries(results)) {
   console.log(`${mode}: ready ${range(r.readyS, 2)} s; RSS ${range(r.rssRatio, 2)} × NDJSON; filings ${range(r.filings, 0)} req/s; insiders ${range(r.insiders, 0)} req/s`);
 }
-for (const name of ['filings', 'insiders'] as const) {
+for (const name of rounds > 0 ? ['filings', 'insiders'] as const : []) {
   const ratios = results.threads![name].map((t, i) => t / results.processes![name][i]!);
   console.log(`threads / processes, ${name}: ${range(ratios, 3)}`);
 }
@@ -101,6 +101,8 @@ if (values.reload !== undefined) {
     server.child.kill('SIGHUP');
     const wrk = await load;
     clearInterval(sampler);
+    // The old version goes back once each thread's collection after the swap has run (release.ts).
+    await new Promise((r) => setTimeout(r, 12_000));
     const after = await treeRss(server.child.pid!);
     const reloaded = server.log.filter((l) => l.line.startsWith(`snapshot: reloaded version ${next}`)).length;
     console.log(`reload under load (threads): ${reloaded} reload lines (main + 2 threads), wrk ${wrk.requests} requests, ${wrk.status} status errors, ${wrk.connect + wrk.read + wrk.write + wrk.timeout} socket errors; RSS before ${(before / 2 ** 20).toFixed(0)} MiB, peak ${(peak / 2 ** 20).toFixed(0)} MiB (${(peak / before).toFixed(2)} × before), after ${(after / 2 ** 20).toFixed(0)} MiB`);

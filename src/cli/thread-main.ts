@@ -11,6 +11,7 @@ import { IpcStore, type IpcChannel } from '../guard/ipc-store.js';
 import { createLogger } from '../ops/logger.js';
 import { FedSnapshots } from '../data/snapshot-source.js';
 import { unpackSnapshot } from '../data/snapshot-share.js';
+import { releaseOldVersionSoon } from '../data/release.js';
 import { readServeConfig, type ServeConfig } from './serve-config.js';
 import { SERVE_SETTINGS } from '../settings/table.js';
 import { serveOne } from './serve-one.js';
@@ -55,6 +56,7 @@ async function main(): Promise<number> {
   });
   unit = await serveOne(options, { accessLogTarget, shutdownDelayMs, bound: { fd: data.fd }, worker: data.id }, log, signals);
   if (typeof unit === 'number') return unit;
+  unit.running.handler.events.on('reloaded', (name: string) => { if (name === 'snapshot') releaseOldVersionSoon(); });
   port.postMessage(WORKER_READY);
   return unit.stopped;
 }

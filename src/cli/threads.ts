@@ -18,6 +18,7 @@ import { answerLimits } from '../guard/ipc-store.js';
 import { Reloader } from '../data/reloader.js';
 import { loadSnapshot, type SnapshotIndex } from '../data/snapshot-index.js';
 import { packSnapshot } from '../data/snapshot-share.js';
+import { releaseOldVersionSoon } from '../data/release.js';
 import { describeSnapshot } from '../data/snapshot-source.js';
 import { CURRENT_FILE } from '../data/snapshot-format.js';
 import { readCurrentVersion } from '../data/snapshot-reader.js';
@@ -83,7 +84,10 @@ export async function runThreads(config: ServeConfig, argv: readonly string[], l
   const threads = new Map<number, ServingThread>();
   const post = (message: ToThread): void => { for (const thread of threads.values()) thread.worker.postMessage(message); };
   // Packed when posted, not kept: the packed form's objects would double the main thread's heap.
-  snapshots.on('reloaded', (value: SnapshotIndex) => post({ eqf: 'snapshot', snapshot: packSnapshot(value) }));
+  snapshots.on('reloaded', (value: SnapshotIndex) => {
+    post({ eqf: 'snapshot', snapshot: packSnapshot(value) });
+    releaseOldVersionSoon();
+  });
   if (watchIntervalMs > 0) snapshots.watch();
 
   let nextId = 1;
