@@ -57,6 +57,8 @@ async function main(): Promise<number> {
   unit = await serveOne(options, { accessLogTarget, shutdownDelayMs, bound: { fd: data.fd }, worker: data.id }, log, signals);
   if (typeof unit === 'number') return unit;
   unit.running.handler.events.on('reloaded', (name: string) => { if (name === 'snapshot') releaseOldVersionSoon(); });
+  // What the start left (the posted copy of the version's description) goes back too.
+  releaseOldVersionSoon();
   port.postMessage(WORKER_READY);
   return unit.stopped;
 }

@@ -119,6 +119,8 @@ export async function runThreads(config: ServeConfig, argv: readonly string[], l
       log(`worker ${thread.id} (thread ${thread.worker.threadId}) serving`);
       if (announced || [...threads.values()].filter((t) => t.serving).length < count) return;
       announced = true;
+      // What the load and the packing left goes back (release.ts), as after a reload.
+      releaseOldVersionSoon();
       const { address, port } = socket.address;
       const host = address === '' ? LOOPBACK : address.includes(':') ? `[${address}]` : address;
       const where = limiter ? 'limits held by the main thread' : 'limits shared through Redis';

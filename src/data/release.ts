@@ -1,6 +1,6 @@
 /**
  * Returning an old version's memory soon after a reload (docs/api.md §17), under `serve --workers`
- * in threads. A version's bytes are shared memory, freed only once every thread that refers to
+ * in threads (and, after the start, what loading and posting the first version left). A version's bytes are shared memory, freed only once every thread that refers to
  * them has collected its references; a thread whose requests make only short-lived garbage may
  * go minutes without the full collection that finds them, and a later reload would then hold
  * three versions. So after a swap, each thread (and the main thread) runs one full collection
