@@ -18,6 +18,7 @@ import { answerLimits } from '../guard/ipc-store.js';
 import { Reloader } from '../data/reloader.js';
 import { loadSnapshot, type SnapshotIndex } from '../data/snapshot-index.js';
 import { packSnapshot } from '../data/snapshot-share.js';
+import { shareLoadedVersions } from '../data/shared-memory.js';
 import { releaseOldVersionSoon } from '../data/release.js';
 import { describeSnapshot } from '../data/snapshot-source.js';
 import { CURRENT_FILE } from '../data/snapshot-format.js';
@@ -63,6 +64,8 @@ export interface ServingThread {
  */
 export async function runThreads(config: ServeConfig, argv: readonly string[], log: LogSink): Promise<number> {
   const count = config.workers ?? SERVE_SETTINGS.workers.default;
+  // Every version this thread loads goes to memory the threads share.
+  shareLoadedVersions();
   const limiter = config.redisUrl === undefined ? new Limiter() : undefined;
   const dir = config.snapshotsDir ?? HANDLER_SETTINGS.snapshotsDir.default;
   const watchIntervalMs = config.watchIntervalMs ?? HANDLER_SETTINGS.watchIntervalMs.default;

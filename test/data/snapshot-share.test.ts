@@ -11,9 +11,12 @@ import { once } from 'node:events';
 import { loadSnapshot, type SnapshotIndex } from '../../src/data/snapshot-index.js';
 import { packSnapshot, unpackSnapshot, type PackedSnapshot } from '../../src/data/snapshot-share.js';
 import { pageBytes, type Variant } from '../../src/data/page.js';
-import { isShared, SHARE_MIN_BYTES } from '../../src/data/shared-memory.js';
+import { isShared, SHARE_MIN_BYTES, shareLoadedVersions } from '../../src/data/shared-memory.js';
 import { ROW_KINDS } from '../../src/rows/schemas.js';
 import { tempVersion } from '../helpers/snapshot-files.js';
+
+// As the main thread of `serve --workers N` does before it loads a version.
+shareLoadedVersions();
 
 /** Posts `packed` through a message port, as the main thread posts it to a thread. */
 async function posted(packed: PackedSnapshot): Promise<PackedSnapshot> {
