@@ -52,10 +52,12 @@ const LISTEN_OPTION_NAMES: readonly string[] = Object.freeze([...Object.keys(LIS
 /**
  * Loads the snapshot and keys, then listens.
  *
+ * @param bound - a listening socket to accept on instead of `port` and `host` (a `serve --workers`
+ *   thread's: its own descriptor of the socket the main thread bound).
  * @throws SnapshotError or KeysFileError when either is broken (nothing listens then), a
  *   TypeError for an invalid or unknown option, or the listen error (e.g. EADDRINUSE).
  */
-export async function listen(options: ListenOptions = {}): Promise<RunningServer> {
+export async function listen(options: ListenOptions = {}, bound?: { readonly fd: number }): Promise<RunningServer> {
   if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
   checkOptionNames(options, LISTEN_OPTION_NAMES, 'listen option');
   const { port, host, metricsPort, metricsHost } = checkSettings(LISTEN_SETTINGS, options);
@@ -91,10 +93,12 @@ export async function listen(options: ListenOptions = {}): Promise<RunningServer
   server.on('connect', handler.connect);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => {
+    const listening = (): void => {
       server.off('error', reject);
       resolve();
-    });
+    };
+    if (bound) server.listen({ fd: bound.fd }, listening);
+    else server.listen(port, host, listening);
   }).catch(async (error: unknown) => {
     await handler.close();
     throw error;

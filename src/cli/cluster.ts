@@ -1,6 +1,7 @@
 /**
- * `serve --workers N` (docs/api.md §11): a node:cluster primary that forks N workers sharing the
- * API port. Without Redis the primary holds every key's buckets and answers its workers over
+ * `serve --workers N --worker-mode processes` (docs/api.md §11): a node:cluster primary that forks
+ * N workers sharing the API port, each loading its own copy of the snapshot (the default mode,
+ * threads sharing one copy, is threads.ts). Without Redis the primary holds every key's buckets and answers its workers over
  * IPC (`ipc-store.ts`), so the limits stay exact; with Redis the workers use it. The primary
  * serves no requests itself. It relays SIGHUP (reload) and SIGUSR2 (breaker) to every worker;
  * SIGTERM and SIGINT drain every worker and exit 0 (a second one is relayed too: it ends the

@@ -5,16 +5,14 @@
  * a dependency.
  */
 import cluster from 'node:cluster';
-import { listen } from '../server.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { runKeysCommand } from '../keys/keys-command.js';
-import { CONNECTION_DEFAULTS } from '../http/connection-options.js';
 import { didYouMean } from '../suggest.js';
 import { SERVE_USAGE, ServeUsageError, readServeConfig } from './serve-config.js';
 import { LISTEN_SETTINGS, SERVE_ROWS, SERVE_SETTINGS, plainDefault } from '../settings/table.js';
 import { WORKER_READY, answerMetricsRequests, runPrimary } from './cluster.js';
 import { IpcStore } from '../guard/ipc-store.js';
-import { openAccessLog } from '../ops/access-log.js';
+import { serveOne } from './serve-one.js';
 import { createLogger } from '../ops/logger.js';
 import { logFirstScreen } from './first-screen.js';
 import { PORTAL_SETTINGS } from '../portal/portal-settings.js';
@@ -72,85 +70,26 @@ async function serve(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const {
-    workers = SERVE_SETTINGS.workers.default, accessLogTarget = SERVE_SETTINGS.accessLogTarget.default,
+    workers = SERVE_SETTINGS.workers.default, workerMode = SERVE_SETTINGS.workerMode.default, accessLogTarget = SERVE_SETTINGS.accessLogTarget.default,
     shutdownDelayMs = SERVE_SETTINGS.shutdownDelayMs.default, logFormat = SERVE_SETTINGS.logFormat.default, ...options
   } = config;
   const log = createLogger({ format: logFormat, fields: cluster.isWorker ? { worker: cluster.worker!.id } : undefined });
-  if (cluster.isPrimary && workers > 1) return runPrimary(config, log);
-  let accessLog;
-  try {
-    accessLog = accessLogTarget === 'off' ? undefined : openAccessLog(accessLogTarget, log);
-  } catch (error) {
-    log(`equity-facts serve: cannot open the access log: ${(error as Error).message}`, 'error');
-    return 1;
+  if (cluster.isPrimary && workers > 1) {
+    if (workerMode === 'processes') return runPrimary(config, log);
+    const { runThreads } = await import('./threads.js');
+    return runThreads(config, argv, log);
   }
-  options.accessLog = accessLog;
-  options.log = log;
   if (cluster.isWorker) {
     // A worker: the primary holds the buckets unless Redis does, and serves the metrics.
     if (options.redisUrl === undefined) options.limiterStore = new IpcStore();
     if (options.metricsPort !== undefined) options.metrics = true;
     delete options.metricsPort;
   }
-  let running;
-  try {
-    running = await listen(options);
-  } catch (error) {
-    // A TypeError is a setting listen() refused (e.g. a headers timeout above the request timeout).
-    const usage = error instanceof TypeError;
-    log(`equity-facts serve: ${usage ? '' : 'cannot start: '}${(error as Error).message}`, 'error');
-    return usage ? 2 : 1;
-  }
-  const { handler } = running;
-  const shutdownTimeoutMs = config.shutdownTimeoutMs ?? CONNECTION_DEFAULTS.shutdownTimeoutMs;
-  // Handlers first, then the message: whoever waits for "serving on" may signal at once.
-  process.on('SIGHUP', () => {
-    accessLog?.reopen();
-    void handler.reload();
-  });
-  process.on('SIGUSR2', () => {
-    const state = handler.breaker.toggleForced();
-    log(`breaker: ${state === 'forced_open' ? 'forced open by SIGUSR2' : 'forced-open state cleared by SIGUSR2'}`, state === 'forced_open' ? 'warn' : 'info');
-  });
-  const stopped = new Promise<number>((resolve) => {
-    // The first signal fails /readyz and, with a shutdown delay, keeps serving until the delay
-    // ends or a second signal comes; then the graceful stop; a signal during it closes what is left.
-    let stage: 'serving' | 'delay' | 'stopping' = 'serving';
-    let delay: NodeJS.Timeout | undefined;
-    const gracefulStop = (why: string, signal: string): void => {
-      stage = 'stopping';
-      clearTimeout(delay);
-      log(`${why}: stopping; answering the requests received on ${running.connections()} connections ` +
-        `(at most ${shutdownTimeoutMs} ms; ${signal} again closes them at once)`);
-      void running.close().then(async (report) => {
-        await accessLog?.close();
-        if (report.cut === 0) log('stopped: every request received was answered');
-        else log(`stopped at the shutdown timeout: closed ${report.cut} connections with answers unfinished`, 'warn');
-        resolve(0);
-      });
-    };
-    const stop = (signal: string): void => {
-      if (stage === 'stopping') {
-        log(`${signal} again: closing the ${running.connections()} connections left now`, 'warn');
-        running.server.closeAllConnections();
-        return;
-      }
-      if (stage === 'delay') {
-        log(`${signal} again: ending the shutdown delay now`);
-        return gracefulStop(signal, signal);
-      }
-      handler.drain();
-      if (shutdownDelayMs === 0) return gracefulStop(signal, signal);
-      stage = 'delay';
-      log(`${signal}: /readyz answers 503; still serving for ${shutdownDelayMs} ms (--shutdown-delay-ms) so that a load balancer ` +
-        `takes this host out, then stopping (${signal} again stops now)`);
-      delay = setTimeout(() => gracefulStop('shutdown delay over', signal), shutdownDelayMs);
-    };
-    process.on('SIGTERM', () => stop('SIGTERM'));
-    process.on('SIGINT', () => stop('SIGINT'));
-  });
+  const unit = await serveOne(options, { accessLogTarget, shutdownDelayMs, worker: cluster.isWorker ? cluster.worker!.id : undefined }, log, process);
+  if (typeof unit === 'number') return unit;
+  const { running, stopped } = unit;
   if (cluster.isWorker) {
-    answerMetricsRequests(() => handler.metrics()?.registry.getMetricsAsJSON());
+    answerMetricsRequests(() => running.handler.metrics()?.registry.getMetricsAsJSON());
     process.send?.(WORKER_READY);
     return stopped;
   }

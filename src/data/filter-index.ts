@@ -22,6 +22,7 @@ import { ROW_KINDS, type RowKind } from '../rows/schemas.js';
 import { IntColumn } from './int-column.js';
 import { ORDER_KEY_PARTS } from './order-key.js';
 import { FILTER_FIELD } from './row-measure.js';
+import { sharedArray } from './shared-memory.js';
 
 /** A row's date in a date column when the row has none: below every date, as nulls sort last in a descending order. */
 export const NO_DATE = -2147483648;
@@ -31,19 +32,30 @@ export const NO_DATE = -2147483648;
  * `rows[starts[i + 1]]`, ascending.
  */
 export class Postings {
-  readonly #ids: Map<string, number>;
+  #values: readonly string[] | undefined;
+  readonly #valuesJson: string | undefined;
+  /** Made at the first look-up: a `serve --workers` thread builds it only for the filters it is asked. */
+  #ids: Map<string, number> | undefined;
 
   /**
-   * @param values - the normalised values, each once (in order of first appearance when built here).
+   * @param values - the normalised values, each once (in order of first appearance when built
+   *   here); or them as one JSON array, parsed at first use (a thread's copy: one string to post).
    * @param starts - `values.length + 1` offsets into `rows`, non-decreasing, the last `rows.length`.
    * @param rows - row numbers, ascending within each value's run.
    */
-  constructor(readonly values: readonly string[], readonly starts: Int32Array, readonly rows: Int32Array) {
-    this.#ids = new Map(values.map((value, id) => [value, id]));
+  constructor(values: readonly string[] | { readonly json: string }, readonly starts: Int32Array, readonly rows: Int32Array) {
+    if (Array.isArray(values)) this.#values = values;
+    else this.#valuesJson = (values as { readonly json: string }).json;
+  }
+
+  /** The values, by id. */
+  get values(): readonly string[] {
+    return (this.#values ??= JSON.parse(this.#valuesJson!) as string[]);
   }
 
   /** The rows holding `value` (a view, ascending), or undefined when none does. */
   get(value: string): Int32Array | undefined {
+    this.#ids ??= new Map(this.values.map((v, id) => [v, id]));
     const id = this.#ids.get(value);
     return id === undefined ? undefined : this.rows.subarray(this.starts[id]!, this.starts[id + 1]!);
   }
@@ -149,11 +161,11 @@ class PostingsBuilder {
   finish(): Postings {
     const ids = this.#pairIds.toInt32();
     const pairRows = this.#pairRows.toInt32();
-    const starts = new Int32Array(this.#values.length + 1);
+    const starts = sharedArray(Int32Array, this.#values.length + 1);
     for (let i = 0; i < ids.length; i++) starts[ids[i]! + 1]!++;
     for (let id = 0; id < this.#values.length; id++) starts[id + 1]! += starts[id]!;
     const filled = starts.slice(0, this.#values.length);
-    const rows = new Int32Array(ids.length);
+    const rows = sharedArray(Int32Array, ids.length);
     for (let i = 0; i < ids.length; i++) rows[filled[ids[i]!]!++] = pairRows[i]!;
     return new Postings(this.#values, starts, rows);
   }

@@ -9,6 +9,7 @@ import {
   align8, checkZeros, ELEMENT_BYTES, HEADER_BYTES, IndexSections, MAX_TABLE_BYTES, readTable, section, type IndexSection,
 } from './index-file.js';
 import { SnapshotError } from './snapshot-format.js';
+import { sharedBytes } from './shared-memory.js';
 
 /**
  * Reads an index file section by section (each into memory of its own, so no buffer holds the
@@ -67,7 +68,7 @@ async function readSections(handle: FileHandle, size: number, file: string, onPi
   const sections = new Map<string, IndexSection>();
   for (const entry of entries) {
     const length = entry.count * ELEMENT_BYTES[entry.type];
-    const raw = Buffer.from(new ArrayBuffer(length));
+    const raw = sharedBytes(length); // shared by the threads serving the version (shared-memory.ts)
     await readInto(raw);
     const pad = Buffer.alloc(align8(length) - length);
     await readInto(pad);

@@ -17,6 +17,7 @@
  *   unsigned byte order is numeric order; complemented when descending.
  */
 import type { RowKind } from '../rows/schemas.js';
+import { sharedArray, sharedBytes } from './shared-memory.js';
 
 /** How one field of a row enters its order key. */
 export interface OrderPart {
@@ -56,9 +57,10 @@ export const MAX_ORDER_KEY_BYTES = 300;
 
 /** Appends order keys of rows to one growing buffer, with each key's end offset. */
 export class OrderKeyWriter {
-  #bytes = Buffer.allocUnsafe(1 << 16);
+  // Shared memory (shared-memory.ts): the threads serving a version share its keys.
+  #bytes = sharedBytes(1 << 16);
   #used = 0;
-  #ends = new Uint32Array(1024);
+  #ends = sharedArray(Uint32Array, 1024);
   #count = 0;
   readonly #scratch = new DataView(new ArrayBuffer(8));
 
@@ -84,7 +86,7 @@ export class OrderKeyWriter {
     const length = this.#used - start;
     if (length > MAX_ORDER_KEY_BYTES) throw new Error(`its order key is ${length} bytes, more than ${MAX_ORDER_KEY_BYTES}`);
     if (this.#count === this.#ends.length) {
-      const grown = new Uint32Array(this.#ends.length * 2);
+      const grown = sharedArray(Uint32Array, this.#ends.length * 2);
       grown.set(this.#ends);
       this.#ends = grown;
     }
@@ -128,7 +130,7 @@ export class OrderKeyWriter {
 
   #room(extra: number): void {
     if (this.#used + extra <= this.#bytes.length) return;
-    const grown = Buffer.allocUnsafe(Math.max(this.#bytes.length * 2, this.#used + extra));
+    const grown = sharedBytes(Math.max(this.#bytes.length * 2, this.#used + extra));
     this.#bytes.copy(grown, 0, 0, this.#used);
     this.#bytes = grown;
   }

@@ -10,6 +10,7 @@ import { OrderKeys } from './order-key.js';
 import { makeList, type RowList, type RowTable } from './page.js';
 import type { RowMeasure } from './row-measure.js';
 import { SnapshotError } from './snapshot-format.js';
+import { sharedArray, sharedBytes } from './shared-memory.js';
 
 /**
  * Default split size in bytes: 1 GiB, under every limit of Node that a buffer or a read meets
@@ -80,13 +81,13 @@ export async function planLayout(m: RowMeasure, splitBytes: number, file: string
   for (let i = 0; i < n; i++) groupRows[groups[i]! + 1]!++;
   for (let g = 0; g < groupCount; g++) groupRows[g + 1]! += groupRows[g]!;
   // Each group's rows, in file order (a counting sort).
-  const members = new Int32Array(n);
+  const members = sharedArray(Int32Array, n);
   const filled = groupRows.slice(0, groupCount);
   for (let i = 0; i < n; i++) {
     if ((i & TURN_CHECK_MASK) === 0) await turns.maybeYield();
     members[filled[groups[i]!]!++] = i;
   }
-  const starts = new Uint32Array(n);
+  const starts = sharedArray(Uint32Array, n);
   let chunkOf: Uint16Array | null = null;
   const sizes: number[] = [];
   let used = 0;
@@ -100,14 +101,14 @@ export async function planLayout(m: RowMeasure, splitBytes: number, file: string
       sizes.push(used);
       used = 0;
       if (sizes.length === MAX_CHUNKS) throw new SnapshotError(file, `needs more than ${MAX_CHUNKS} chunks of ${splitBytes} bytes`);
-      chunkOf ??= new Uint16Array(n);
+      chunkOf ??= sharedArray(Uint16Array, n);
     }
     if (chunkOf !== null) chunkOf[row] = sizes.length;
     starts[row] = used;
     used += size;
   }
   sizes.push(used);
-  return { chunks: sizes.map((size) => Buffer.allocUnsafeSlow(size)), chunkOf, starts, members, groupRows, inFileOrder };
+  return { chunks: sizes.map((size) => sharedBytes(size)), chunkOf, starts, members, groupRows, inFileOrder };
 }
 
 /** The row table of a laid-out kind (its chunks filled or being filled). */

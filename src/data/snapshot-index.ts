@@ -29,6 +29,7 @@ import { buildLists, DEFAULT_SPLIT_BYTES, planLayout, Turns, type KindLists } fr
 import { fillFromFile, fillFromLines } from './row-fill.js';
 import { emptyFilterIndex, indexPlanOf, KindFilterIndexBuilder, type FilterIndex, type KindFilterIndex } from './filter-index.js';
 import { filtersFromSections } from './filter-sections.js';
+import { assembleSnapshot } from './snapshot-share.js';
 
 export { FILTER_FIELD } from './row-measure.js';
 export { LISTED_BY } from './filter-index.js';
@@ -94,16 +95,9 @@ export async function loadSnapshot(root: string, version?: string, options: Load
   }
   const rowCounts = {} as Record<RowKind, number>;
   for (const kind of ROW_KINDS) rowCounts[kind] = lists[kind].overview.length;
-  return Object.freeze({
-    version: manifest.version,
-    tag: tagHash.digest('base64url').slice(0, 12),
-    manifest,
-    rowCounts: Object.freeze(rowCounts),
-    filters: Object.freeze(filters),
-    list(kind: RowKind, key: string | null): RowList {
-      const kindLists = lists[kind];
-      return key === null ? kindLists.overview : kindLists.byKey.get(key) ?? kindLists.empty;
-    },
+  return assembleSnapshot({
+    version: manifest.version, tag: tagHash.digest('base64url').slice(0, 12), manifest,
+    rowCounts: Object.freeze(rowCounts), filters: Object.freeze(filters), lists,
   });
 }
 

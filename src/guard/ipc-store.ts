@@ -1,12 +1,12 @@
 /**
- * Token buckets held by the cluster primary and asked for by its workers over the cluster's IPC
- * channel (docs/api.md §11, `serve --workers N` without Redis). The primary's one {@link Limiter}
+ * Token buckets held by the cluster primary (or the main thread) and asked for by its workers over
+ * the cluster's IPC channel (or a thread's message port) (docs/api.md §11, `serve --workers N`
+ * without Redis). The primary's one {@link Limiter}
  * decides every request of every worker, in the order the questions arrive, so the limits stay
  * exact whatever the number of workers: the same guarantee as one process. A worker sends the
  * questions of one turn of its event loop (every request its poll phase read) as one message,
  * and the primary answers them in one message: two IPC writes per batch, not per request.
  */
-import type { Worker } from 'node:cluster';
 import { ApiError } from '../errors.js';
 import { findPlan, type Plan } from '../plans.js';
 import type { Limiter } from './limiter.js';
@@ -114,13 +114,20 @@ export class IpcStore implements LimiterStore {
   }
 }
 
+/** The primary's end of one worker's channel: a cluster worker, or a worker thread's adapter. */
+export interface AskingWorker {
+  on(event: 'message', listener: (message: unknown) => void): unknown;
+  isConnected(): boolean;
+  send(message: unknown): unknown;
+}
+
 /**
  * The primary's side: answers a worker's questions from the primary's limiter, in order.
  *
  * @param limiter - the primary's buckets (one for all workers).
- * @param worker - a forked worker; call once per worker.
+ * @param worker - a forked worker (or a thread's adapter); call once per worker.
  */
-export function answerLimits(limiter: Limiter, worker: Worker): void {
+export function answerLimits(limiter: Limiter, worker: AskingWorker): void {
   worker.on('message', (message: unknown) => {
     const questions = (message as Partial<LimitsMessage> | null)?.eqf === 'limits' ? (message as LimitsMessage).questions : undefined;
     if (!Array.isArray(questions)) return;

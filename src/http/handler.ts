@@ -17,6 +17,7 @@ import { Reloader } from '../data/reloader.js';
 import { loadSnapshot, type SnapshotIndex } from '../data/snapshot-index.js';
 import { CURRENT_FILE } from '../data/snapshot-format.js';
 import { readCurrentVersion } from '../data/snapshot-reader.js';
+import { describeSnapshot } from '../data/snapshot-source.js';
 import { readKeysFile, type KeyTable } from '../keys/keys-file.js';
 import { isDemoKeysFile, resolveOptions, type HandlerOptions } from '../options.js';
 import { createSocketRefusals, type RefusalHook } from './client-error.js';
@@ -117,12 +118,14 @@ export function createHandler(options: HandlerOptions = {}): Handler {
   const sampler = opts.breaker.sample ? undefined : createLoadSampler({ inFlight: () => inFlight.count });
   const breaker = new Breaker({ now, ...opts.breaker, sample: opts.breaker.sample ?? sampler!.sample });
 
+  const source = opts.snapshotSource;
   const snapshots = new Reloader<SnapshotIndex>({
-    name: 'snapshot', load: () => loadSnapshot(opts.snapshotsDir), watchPath: `${opts.snapshotsDir}/${CURRENT_FILE}`,
+    name: 'snapshot', load: source ? () => source.load() : () => loadSnapshot(opts.snapshotsDir), watchPath: `${opts.snapshotsDir}/${CURRENT_FILE}`,
     watchIntervalMs: opts.watchIntervalMs, log,
-    describe: (s) => `version ${s.version} from ${opts.snapshotsDir} (${Object.entries(s.rowCounts).map(([k, n]) => `${k} ${n}`).join(', ')})`,
-    unchanged: async (s) => (await readCurrentVersion(opts.snapshotsDir).catch(() => undefined)) === s.version,
+    describe: (s) => describeSnapshot(s, opts.snapshotsDir),
+    unchanged: source ? (s) => source.unchanged(s) : async (s) => (await readCurrentVersion(opts.snapshotsDir).catch(() => undefined)) === s.version,
   });
+  source?.onChange(() => void snapshots.reload());
   const keys = new Reloader<KeyTable>({
     name: 'keys', load: () => readKeysFile(opts.keysFile), watchPath: opts.keysFile, watchIntervalMs: opts.watchIntervalMs, log,
     describe: (table) => `${table.records.length} keys from ${opts.keysFile}`,
@@ -141,7 +144,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
     if (failures.length > 1) throw new Error(failures.map((error) => String(error.message)).join('; '), { cause: failures });
     if (isDemoKeysFile(opts.keysFile)) log('WARNING: serving with the demo keys (keys.demo.json); their keys are public. Use --keys for real ones.', 'warn');
     if (opts.watchIntervalMs > 0) {
-      snapshots.watch();
+      if (!source) snapshots.watch();
       keys.watch();
     }
     breaker.start();

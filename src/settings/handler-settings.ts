@@ -3,6 +3,7 @@
  * run. Those with an `EQF_` variable are also `serve`'s; the rest only code gives.
  */
 import type { LimiterStore } from '../guard/limiter-store.js';
+import type { SnapshotSource } from '../data/snapshot-source.js';
 import type { RedisFallback } from '../guard/redis-store.js';
 import type { AccessLogSink } from '../ops/access-log.js';
 import { createLogger, type LogSink } from '../ops/logger.js';
@@ -163,6 +164,16 @@ export const HANDLER_SETTINGS = Object.freeze({
   limiterStore: setting({
     kind: withMethods<LimiterStore>(['take', 'peek']), shown: "this process's own buckets",
     doc: "where the buckets live when neither here nor in Redis (a `--workers` worker's asks the primary); not with `redisUrl`",
+  }),
+  /**
+   * Where the snapshot comes from when another thread loads it (a `--workers` thread's: the main
+   * thread loads each version once and hands it over; see {@link SnapshotSource}). The handler
+   * then neither reads nor watches `snapshotsDir` itself. Default: the handler loads
+   * `snapshotsDir` and watches its `CURRENT`.
+   */
+  snapshotSource: setting({
+    kind: withMethods<SnapshotSource>(['load', 'unchanged', 'onChange']), shown: 'the handler loads `snapshotsDir`',
+    doc: 'where the snapshot comes from when another thread loads it (a `--workers` thread\'s: the main thread loads each version once and hands it over); the handler then neither reads nor watches `snapshotsDir`',
   }),
   /** Breaker thresholds; see {@link BreakerOptions}. `sample` defaults to the process's own load. */
   breaker: setting({ kind: thresholds, default: Object.freeze({}), shown: 'the `breaker.` rows below', doc: 'breaker thresholds ([api.md §8](api.md#8-breaker))' }),

@@ -1,6 +1,6 @@
 /**
- * `serve --workers 2` through a real process tree: the primary relays SIGUSR2 and SIGHUP to every
- * worker, replaces a worker that dies, drains on SIGTERM and exits 0, and stops (exit 1) when a
+ * `serve --workers 2 --worker-mode processes` through a real process tree: the primary relays
+ * SIGUSR2 and SIGHUP to every worker, replaces a worker that dies, drains on SIGTERM and exits 0, and stops (exit 1) when a
  * worker cannot start.
  */
 import { test } from 'node:test';
@@ -8,21 +8,10 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { fixtureDir, startServe, type ServeProcess } from '../helpers/serve-process.js';
+import { fixtureDir, logged, startServe } from '../helpers/serve-process.js';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-
-/** Resolves once the process's stderr matches `pattern` `times` times; fails after 20 s. */
-async function logged(server: ServeProcess, pattern: RegExp, times = 1): Promise<void> {
-  const signal = AbortSignal.timeout(20_000);
-  const global = new RegExp(pattern.source, 'g');
-  while ((server.stderr.text.match(global) ?? []).length < times) {
-    await once(server.child.stderr!, 'data', { signal }).catch(() => {
-      assert.fail(`not logged ${times}× within 20 s: ${pattern}\n${server.stderr.text}`);
-    });
-  }
-}
 
 /** `/readyz` statuses of `count` requests on fresh connections (so that both workers answer some). */
 async function readyStatuses(url: string, count: number): Promise<Set<number>> {
@@ -35,9 +24,9 @@ async function readyStatuses(url: string, count: number): Promise<Set<number>> {
   return statuses;
 }
 
-test('the primary relays SIGUSR2 and SIGHUP to every worker, replaces a worker that dies, and drains on SIGTERM', async (t) => {
+test('processes: the primary relays SIGUSR2 and SIGHUP to every worker, replaces a worker that dies, and drains on SIGTERM', async (t) => {
   const fixture = await fixtureDir(t);
-  const server = await startServe(t, fixture, ['--workers', '2', '--access-log', 'off']);
+  const server = await startServe(t, fixture, ['--workers', '2', '--worker-mode', 'processes', '--access-log', 'off']);
   const pid = server.child.pid!;
 
   process.kill(pid, 'SIGUSR2');
@@ -61,11 +50,11 @@ test('the primary relays SIGUSR2 and SIGHUP to every worker, replaces a worker t
   assert.match(server.stderr.text, /SIGTERM: draining 2 workers/);
 });
 
-test('a worker that cannot start stops the primary with exit code 1', async (t) => {
+test('processes: a worker that cannot start stops the primary with exit code 1', async (t) => {
   const fixture = await fixtureDir(t);
   await writeFile(join(fixture.dir, 'broken.json'), '{"format":"nope"}');
   const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', main, 'serve', '--port', '0', '--workers', '2', '--snapshots', fixture.snapshots, '--keys', join(fixture.dir, 'broken.json')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', main, 'serve', '--port', '0', '--workers', '2', '--worker-mode', 'processes', '--snapshots', fixture.snapshots, '--keys', join(fixture.dir, 'broken.json')], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (text: string) => { stderr += text; });
   const [code] = await once(child, 'exit');

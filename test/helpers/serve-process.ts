@@ -5,6 +5,7 @@
  * of concurrent requests spread over several servers.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,8 @@ import type { KeyRecord } from '../../src/keys/keys-file.js';
 import { KEY_RECORDS, writeFixtureSnapshot } from './harness.js';
 
 const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+/** The built command (`npm run build` first). */
+const DIST_MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
 /** A running serve process. */
 export interface ServeProcess {
@@ -52,6 +55,10 @@ export interface ServeProcessOptions {
    * then fails with EFBIG, as on a full disk. Default: none.
    */
   readonly fileSizeLimitKib?: number;
+  /** Runs the built `dist/cli/main.js` (no tsx) instead of the source. Default false. */
+  readonly fromDist?: boolean;
+  /** Variables added to the child's environment. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -60,12 +67,13 @@ export interface ServeProcessOptions {
  * @throws Error with its output when it exits first.
  */
 export async function startServe(t: TestContext, fixture: { snapshots: string; keys: string }, args: string[], options: ServeProcessOptions = {}): Promise<ServeProcess> {
-  const command = [process.execPath, '--import', 'tsx', MAIN, 'serve', '--port', '0', '--snapshots', fixture.snapshots, '--keys', fixture.keys, ...args];
+  const main = options.fromDist ? [DIST_MAIN] : ['--import', 'tsx', MAIN];
+  const command = [process.execPath, ...main, 'serve', '--port', '0', '--snapshots', fixture.snapshots, '--keys', fixture.keys, ...args];
   const limit = options.fileSizeLimitKib;
   // bash counts `ulimit -f` in KiB; exec leaves the server as the child itself (signals reach it).
   const child = limit === undefined
-    ? spawn(command[0]!, command.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] })
-    : spawn('bash', ['-c', `ulimit -f ${limit} && exec "$@"`, 'bash', ...command], { stdio: ['ignore', 'pipe', 'pipe'] });
+    ? spawn(command[0]!, command.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } })
+    : spawn('bash', ['-c', `ulimit -f ${limit} && exec "$@"`, 'bash', ...command], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
   const stderr = { text: '' };
   const stdout = { text: '' };
   if (options.readStdout === false) child.stdout!.pause();
@@ -86,6 +94,17 @@ export async function startServe(t: TestContext, fixture: { snapshots: string; k
   };
   t.after(stop);
   return { url, child, stderr, stdout, stop };
+}
+
+/** Resolves once the process's stderr matches `pattern` `times` times; fails after 30 s. */
+export async function logged(server: ServeProcess, pattern: RegExp, times = 1): Promise<void> {
+  const signal = AbortSignal.timeout(30_000);
+  const global = new RegExp(pattern.source, 'g');
+  while ((server.stderr.text.match(global) ?? []).length < times) {
+    await once(server.child.stderr!, 'data', { signal }).catch(() => {
+      assert.fail(`not logged ${times}× within 30 s: ${pattern}\n${server.stderr.text}`);
+    });
+  }
 }
 
 /** One answer of a burst. */

@@ -73,16 +73,20 @@ test(`three servers (one of them two workers) sharing one Redis admit exactly a 
   }
 });
 
-test(`serve --workers 2 without Redis admits exactly a free key's 10 of ${BURST} concurrent requests (the primary holds the buckets)`, async (t) => {
-  const fixture = await fixtureDir(t);
-  const server = await startServe(t, fixture, ['--workers', '2', '--access-log', 'off']);
-  assert.match(server.stderr.text, /with 2 workers, limits held by the primary/);
-  const free = await burst([server.url], FILINGS, withKey(KEYS.free), BURST);
-  assertExact(free.answers, free.sentAt, 10, 6, 'rate_limited_minute');
-  // Both workers answered some of them: the port is shared.
-  assert.equal((server.stderr.text.match(/worker \d+ \(pid \d+\) serving/g) ?? []).length, 2);
-  assert.equal(await server.stop(), 0);
-});
+for (const [mode, holder, serving] of [['threads', 'the main thread', /worker \d+ \(thread \d+\) serving/g], ['processes', 'the primary', /worker \d+ \(pid \d+\) serving/g]] as const) {
+  test(`serve --workers 2 --worker-mode ${mode} without Redis admits exactly a free key's 10 of ${BURST} concurrent requests (${holder} holds the buckets)`, async (t) => {
+    const fixture = await fixtureDir(t);
+    const server = await startServe(t, fixture, ['--workers', '2', '--worker-mode', mode, '--access-log', 'stdout']);
+    assert.match(server.stderr.text, new RegExp(`with 2 workers, limits held by ${holder}`));
+    const free = await burst([server.url], FILINGS, withKey(KEYS.free), BURST);
+    assertExact(free.answers, free.sentAt, 10, 6, 'rate_limited_minute');
+    assert.equal((server.stderr.text.match(serving) ?? []).length, 2);
+    assert.equal(await server.stop(), 0);
+    // Both workers answered some of them (the port is shared): their access log lines name them.
+    const workers = new Set(server.stdout.text.trimEnd().split('\n').map((line) => (JSON.parse(line) as { worker?: number }).worker));
+    assert.deepEqual([...workers].sort(), [1, 2]);
+  });
+}
 
 /**
  * Sends batches of `size` concurrent requests round the servers; after each batch `next(batch)`

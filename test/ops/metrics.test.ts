@@ -2,11 +2,12 @@
  * Prometheus metrics (docs/api.md §12) through the real server: `/metrics` on its own listener,
  * never on the API port, valid exposition text (Prometheus's own `promtool check metrics` when
  * Debian's `prometheus` package provides it), and figures that follow the requests. Also the
- * cluster primary's sum over its workers.
+ * sum over `--workers` threads served by the main thread, the process's own figures once.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { request } from 'undici';
 import { KEYS, startHarness, withKey } from '../helpers/harness.js';
 import { NO_REDIS_REASON, startRedis } from '../helpers/redis-server.js';
@@ -114,7 +115,7 @@ test(`with Redis, /metrics shows Redis up, then down with one fallback and its a
   assert.deepEqual([values.get('eqf_redis_up'), values.get('eqf_redis_fallbacks_total'), values.get('eqf_redis_fallback_answers_total'), values.get('eqf_limiter_keys')], [0, 1, 1, 1]);
 });
 
-test('serve --workers 2 --metrics-port: the primary serves the sum of its workers and its own bucket keys, and every log line is JSON', async (t) => {
+test('serve --workers 2 --metrics-port: the main thread serves the sum of its threads and its own bucket keys, the process\'s memory once, and every log line is JSON', async (t) => {
   const fixture = await fixtureDir(t);
   const server = await startServe(t, fixture, ['--workers', '2', '--access-log', 'off', '--metrics-port', '0']);
   const metricsUrl = /metrics on (http:\/\/\S+)\/metrics/.exec(server.stderr.text)![1]!;
@@ -131,7 +132,10 @@ test('serve --workers 2 --metrics-port: the primary serves the sum of its worker
   assert.equal(values.get('eqf_limiter_keys'), 1, "the primary's buckets");
   assert.equal(values.get('eqf_breaker_state{state="closed"}'), 2, 'one per worker');
   assert.equal(values.get('eqf_snapshot_info{version="v1"}'), 1);
-  assert.ok(values.get('process_resident_memory_bytes')! > 0, 'the processes\' memory, summed');
+  // One process: its resident memory counted once, not once per thread (three would be 3 ×).
+  const rss = Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))![1]) * 1024;
+  const scraped = values.get('process_resident_memory_bytes')!;
+  assert.ok(scraped > 0.5 * rss && scraped < 1.5 * rss, `process_resident_memory_bytes ${scraped}, the process's VmRSS ${rss}`);
   // The primary's lines and the workers' are JSON too; a worker's carry its id.
   const entries = server.stderr.text.trimEnd().split('\n').map((line) => JSON.parse(line) as { level: string; msg: string; worker?: number });
   assert.ok(entries.some((entry) => /with 2 workers/.test(entry.msg) && entry.worker === undefined));

@@ -1,0 +1,81 @@
+/**
+ * `serve --workers 2` in threads (the default `--worker-mode`), through the built command
+ * (`dist/cli/main.js`; `npm run build` first): both threads answer on the one port, a SIGHUP
+ * reload serves the new version from every thread, a thread that dies after it served is
+ * replaced, one that cannot start stops the whole, SIGTERM drains and exits 0. (Exact limits
+ * across threads: test/http/shared-limits.test.ts; metrics: test/ops/metrics.test.ts.)
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { KEYS, withKey, writeFixtureSnapshot } from '../helpers/harness.js';
+import { fixtureDir, logged, startServe, type ServeProcess } from '../helpers/serve-process.js';
+import { TEST_CRASH_VARIABLE } from '../../src/cli/thread-messages.js';
+
+/** The snapshot versions of `count` answers, each on a fresh connection (so that both threads answer some). */
+async function versions(url: string, count: number): Promise<Set<string>> {
+  const seen = new Set<string>();
+  for (let i = 0; i < count; i++) {
+    const response = await request(`${url}/api/v1/finance/filings?limit=1`, { headers: withKey(KEYS.founders), reset: true });
+    await response.body.dump();
+    assert.equal(response.statusCode, 200);
+    seen.add(String(response.headers['x-snapshot-version']));
+  }
+  return seen;
+}
+
+/** The workers named by the first `count` access log lines, once written (they are flushed within ms). */
+async function accessLogWorkers(server: ServeProcess, count: number): Promise<Set<number>> {
+  const signal = AbortSignal.timeout(30_000);
+  while (server.stdout.text.split('\n').length <= count) await once(server.child.stdout!, 'data', { signal });
+  return new Set(server.stdout.text.split('\n').slice(0, count).map((line) => (JSON.parse(line) as { worker: number }).worker));
+}
+
+test('threads: both answer on one port; SIGUSR2 reaches both; SIGHUP reloads the new version in every thread; SIGTERM drains, exit 0', { timeout: 90_000 }, async (t) => {
+  const fixture = await fixtureDir(t);
+  const server = await startServe(t, fixture, ['--workers', '2'], { fromDist: true });
+  assert.match(server.stderr.text, /with 2 workers, limits held by the main thread \(threads sharing one copy of the snapshot\)/);
+  assert.deepEqual(await versions(server.url, 12), new Set(['v1']));
+  assert.deepEqual([...await accessLogWorkers(server, 12)].sort(), [1, 2], 'both threads answered');
+
+  process.kill(server.child.pid!, 'SIGUSR2');
+  await logged(server, /breaker: forced open by SIGUSR2/, 2);
+  process.kill(server.child.pid!, 'SIGUSR2');
+  await logged(server, /forced-open state cleared by SIGUSR2/, 2);
+
+  // A new version, published without CURRENT's watch seeing it first is not assumed: SIGHUP.
+  await writeFixtureSnapshot(fixture.snapshots, 'v2');
+  process.kill(server.child.pid!, 'SIGHUP');
+  // The main thread loads it once; each thread swaps its one reference.
+  await logged(server, /"msg":"snapshot: reloaded version v2[^"]*"}/);
+  await logged(server, /"msg":"snapshot: reloaded version v2[^"]*","worker":\d+/, 2);
+  assert.deepEqual(await versions(server.url, 12), new Set(['v2']));
+
+  assert.equal(await server.stop(), 0);
+  assert.match(server.stderr.text, /SIGTERM: draining 2 workers/);
+  assert.equal((server.stderr.text.match(/stopped: every request received was answered/g) ?? []).length, 2);
+});
+
+test('threads: a thread that dies after it served is replaced, and the other keeps serving throughout', { timeout: 90_000 }, async (t) => {
+  const fixture = await fixtureDir(t);
+  // Test-only hook: worker 1 ends itself with an uncaught error at the next SIGHUP.
+  const server = await startServe(t, fixture, ['--workers', '2', '--access-log', 'off'], { fromDist: true, env: { [TEST_CRASH_VARIABLE]: '1' } });
+  process.kill(server.child.pid!, 'SIGHUP');
+  await logged(server, /worker 1 exited with code 1; starting another/);
+  // The other thread's descriptor was not closed with the dead one's.
+  assert.deepEqual(await versions(server.url, 6), new Set(['v1']));
+  await logged(server, /worker 3 \(thread \d+\) serving/);
+  assert.deepEqual(await versions(server.url, 6), new Set(['v1']));
+  assert.equal(await server.stop(), 0);
+  assert.match(server.stderr.text, /SIGTERM: draining 2 workers/);
+});
+
+test('threads: a thread that cannot start (a broken keys file) stops the whole with exit code 1', { timeout: 60_000 }, async (t) => {
+  const fixture = await fixtureDir(t);
+  await writeFile(join(fixture.dir, 'broken.json'), '{"format":"nope"}');
+  await assert.rejects(startServe(t, { snapshots: fixture.snapshots, keys: join(fixture.dir, 'broken.json') }, ['--workers', '2'], { fromDist: true }),
+    /serve exited with 1:[^]*exited with code 1 before it served; stopping/);
+});
