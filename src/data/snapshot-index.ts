@@ -29,6 +29,7 @@ import { buildLists, DEFAULT_SPLIT_BYTES, planLayout, Turns, type KindLists } fr
 import { fillFromFile, fillFromLines } from './row-fill.js';
 import { emptyFilterIndex, indexPlanOf, KindFilterIndexBuilder, type FilterIndex, type KindFilterIndex } from './filter-index.js';
 import { filtersFromSections } from './filter-sections.js';
+import { startHasher, type PieceHasher } from './piece-hasher.js';
 
 export { FILTER_FIELD } from './row-measure.js';
 export { LISTED_BY } from './filter-index.js';
@@ -62,6 +63,12 @@ export interface LoadOptions {
    * larger than the split on a small machine: docs/development.md), else 1 GiB.
    */
   splitBytes?: number;
+  /**
+   * Compute the rows' SHA-256 on a worker thread while the rows are copied (true), or inline
+   * (false). Default: on a worker when the machine has two cores or more. The digest is checked
+   * either way before the version serves.
+   */
+  hashOnWorker?: boolean;
 }
 
 /** Name of the environment variable that lowers the split size (for tests). */
@@ -84,7 +91,12 @@ export async function loadSnapshot(root: string, version?: string, options: Load
   const turns = new Turns();
   const lists = {} as Record<RowKind, KindLists>;
   const filters = {} as Record<RowKind, KindFilterIndex>;
-  for (const kind of ROW_KINDS) ({ lists: lists[kind], filters: filters[kind] } = await loadKind(dir, kind, manifest, splitBytes, turns));
+  const hasher = startHasher({ onWorker: options.hashOnWorker });
+  try {
+    for (const kind of ROW_KINDS) ({ lists: lists[kind], filters: filters[kind] } = await loadKind(dir, kind, manifest, splitBytes, turns, hasher));
+  } finally {
+    await hasher.close();
+  }
 
   const tagHash = createHash('sha256').update(manifest.version);
   // A kind the version predates adds nothing: its tags stay what they were before the kind existed.
@@ -117,7 +129,7 @@ interface LoadedKind {
  * One kind's rows in their layout, its lists and its filter indexes: from its index file when it
  * has one (with filter sections), else by reading and checking its rows.
  */
-async function loadKind(dir: string, kind: RowKind, manifest: SnapshotManifest, splitBytes: number, turns: Turns): Promise<LoadedKind> {
+async function loadKind(dir: string, kind: RowKind, manifest: SnapshotManifest, splitBytes: number, turns: Turns, hasher: PieceHasher): Promise<LoadedKind> {
   const file = join(dir, fileOfKind(kind));
   const plan = indexPlanOf(kind);
   const entry = rowsEntry(manifest, kind);
@@ -144,7 +156,7 @@ async function loadKind(dir: string, kind: RowKind, manifest: SnapshotManifest, 
     checkSize(file, size, entry);
     const measure = await measureFromSections(sections, entry.rows, size, turns);
     const layout = await planLayout(measure, splitBytes, file, turns);
-    await fillFromFile(handle, file, entry.sha256, kind, measure, layout);
+    await fillFromFile(handle, file, entry.sha256, kind, measure, layout, hasher);
     return { lists: await buildLists(kind, measure, layout, turns), filters };
   } catch (error) {
     if (error instanceof SnapshotError) throw error;
