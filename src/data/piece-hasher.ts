@@ -1,17 +1,18 @@
 /**
  * SHA-256 of the pieces a load reads, computed beside the load (docs/api.md §17): the rows'
  * files are read in pieces, and each piece is hashed while its rows are copied to their places.
- * On a machine with two cores or more the hashing runs on a worker thread, from the very memory
- * the piece was read into (shared memory, never written again until the hash is past it), so the
- * bytes hashed are the bytes kept; on one core it runs inline, as it did before. Either way a file
- * whose digest differs from its manifest's refuses the version before it serves.
+ * When a core is likely free the hashing runs on a worker thread, from the very memory the piece
+ * was read into (shared memory, never written again until the hash is past it), so the bytes
+ * hashed are the bytes kept; otherwise it runs inline, as it did before (a worker that must share
+ * a core with the loader made a 1M load slower, not faster: docs/performance-notes.md). Either way
+ * a file whose digest differs from its manifest's refuses the version before it serves.
  *
  * Pieces go round a ring of {@link RING_PIECES} buffers: the loader asks for the next one
  * ({@link PieceHasher.next}), reads into it, hands it over ({@link PieceHasher.hash}) and copies
  * its rows while the worker hashes it. A file ends with {@link PieceHasher.digest}.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
 /** Hashes the pieces of one file after another, in the order they are handed over. */
@@ -31,10 +32,7 @@ export interface PieceHasher {
 
 /** How to hash. */
 export interface HasherOptions {
-  /**
-   * Hash on a worker thread (true) or inline (false). Default: on a worker when the machine has
-   * two cores or more (`os.availableParallelism()`), since a worker only pays on a second core.
-   */
+  /** Hash on a worker thread (true) or inline (false). Default: {@link freeCoreLikely}. */
   onWorker?: boolean;
   /** Bytes of each piece, from 1. @default {@link PIECE_BYTES} (tests lower it to turn the ring often) */
   pieceBytes?: number;
@@ -49,11 +47,24 @@ export const PIECE_BYTES = 1 << 20;
 /** Pieces in the worker's ring: the one read, the one copied, and two the worker may still be hashing. */
 export const RING_PIECES = 4;
 
+/**
+ * Whether a core is likely free for a hashing worker: the machine has two cores or more, and its
+ * 1-minute load average leaves one of them idle (at most cores − 1). A worker pays only on a core
+ * of its own: on the 2-core machine of BENCHMARKS.md it took a 1M load from 1.6-1.7 s to 1.4-1.6 s
+ * when the machine was quiet, and from 2.0-2.3 s to 2.5-2.8 s at a load average of 4.
+ *
+ * @param cores - cores the process may use. @default os.availableParallelism()
+ * @param load - the 1-minute load average (0 where the system has none, as on Windows). @default os.loadavg()[0]
+ */
+export function freeCoreLikely(cores = availableParallelism(), load = loadavg()[0]!): boolean {
+  return cores >= 2 && load <= cores - 1;
+}
+
 /** Starts a hasher: see {@link HasherOptions.onWorker}. */
 export function startHasher(options: HasherOptions = {}): PieceHasher {
   const pieceBytes = options.pieceBytes ?? PIECE_BYTES;
   if (!Number.isSafeInteger(pieceBytes) || pieceBytes < 1) throw new TypeError(`pieceBytes must be a whole number from 1, got ${pieceBytes}`);
-  return (options.onWorker ?? availableParallelism() >= 2) ? new WorkerHasher(pieceBytes) : new InlineHasher(pieceBytes);
+  return (options.onWorker ?? freeCoreLikely()) ? new WorkerHasher(pieceBytes) : new InlineHasher(pieceBytes);
 }
 
 /** Hashes each piece as it is handed over, on the calling thread, from two buffers in turn. */

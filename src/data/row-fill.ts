@@ -37,7 +37,7 @@ export async function fillFromLines(file: string, sha256: string, m: RowMeasure,
 
 /**
  * Reads the rows once, in pieces (the hasher's memory, 1 MiB), the next piece read while this one is
- * hashed (by `hasher`, on a worker thread where there are two cores) and its rows (or the parts
+ * hashed (by `hasher`, on a worker thread when a core is free) and its rows (or the parts
  * of them in it) are copied to their places. A row must end with a newline where its length says,
  * and a facts end must be at the opening of the kind's written field: otherwise the index does
  * not describe these rows, and the file is refused. The digest is compared once every row is in

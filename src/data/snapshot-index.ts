@@ -65,8 +65,8 @@ export interface LoadOptions {
   splitBytes?: number;
   /**
    * Compute the rows' SHA-256 on a worker thread while the rows are copied (true), or inline
-   * (false). Default: on a worker when the machine has two cores or more. The digest is checked
-   * either way before the version serves.
+   * (false). Default: on a worker when a core is likely free (`freeCoreLikely` in
+   * piece-hasher.ts). The digest is checked either way before the version serves.
    */
   hashOnWorker?: boolean;
 }

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { startHasher, RING_PIECES } from '../../src/data/piece-hasher.js';
+import { freeCoreLikely, startHasher, RING_PIECES } from '../../src/data/piece-hasher.js';
 import { loadSnapshot } from '../../src/data/snapshot-index.js';
 import { SnapshotError } from '../../src/data/snapshot-format.js';
 import { editFile, tempVersion } from '../helpers/snapshot-files.js';
@@ -62,6 +62,15 @@ test('a file with no pieces, and a hasher closed twice', async () => {
   await hasher.close();
   await hasher.close();
   assert.throws(() => startHasher({ pieceBytes: 0 }), /pieceBytes must be a whole number from 1/);
+});
+
+test('the hashing worker is used when a core is likely free: two or more cores, one left idle by the load average', () => {
+  assert.equal(freeCoreLikely(1, 0), false);
+  assert.equal(freeCoreLikely(2, 0.3), true);
+  assert.equal(freeCoreLikely(2, 1), true);
+  assert.equal(freeCoreLikely(2, 1.4), false);
+  assert.equal(freeCoreLikely(8, 6.5), true);
+  assert.equal(freeCoreLikely(8, 7.5), false);
 });
 
 for (const hashOnWorker of [true, false]) {
