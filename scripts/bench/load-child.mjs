@@ -1,9 +1,9 @@
 // Loads and indexes one snapshot with the compiled server code (dist/), exactly as `serve`
 // does at start-up, and prints one JSON line: wall time, rows, and the process's peak RSS
 // (VmHWM from /proc/self/status, which includes Node's own baseline, also reported).
-// Usage: node scripts/bench/load-child.mjs DIST_DIR SNAPSHOTS_DIR [--inline-hash]
-// (--inline-hash: the rows' SHA-256 on the main thread, as on a one-core machine; builds before
-// the hashing worker ignore it.)
+// Usage: node scripts/bench/load-child.mjs DIST_DIR SNAPSHOTS_DIR [--inline-hash|--worker-hash]
+// (the rows' SHA-256 on the main thread, or on a worker thread, whatever the load average says;
+// builds before the hashing worker ignore it.)
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
@@ -13,7 +13,8 @@ const statusKb = (field) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(rea
 const { loadSnapshot } = await import(pathToFileURL(join(distDir, 'data/snapshot-index.js')).href);
 const baselineRss = statusKb('VmRSS');
 const started = process.hrtime.bigint();
-const snapshot = await loadSnapshot(snapshotsDir, undefined, flag === '--inline-hash' ? { hashOnWorker: false } : {});
+const options = { '--inline-hash': { hashOnWorker: false }, '--worker-hash': { hashOnWorker: true } }[flag] ?? {};
+const snapshot = await loadSnapshot(snapshotsDir, undefined, options);
 const seconds = Number(process.hrtime.bigint() - started) / 1e9;
 const usage = process.resourceUsage();
 const rows = Object.values(snapshot.rowCounts).reduce((a, b) => a + b, 0);
