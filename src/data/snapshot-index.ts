@@ -7,7 +7,8 @@
  * A kind with an index file (docs/api.md §17) loads without parsing a row: the index file gives
  * each row's length, list keys, order key and where its written field starts, and the rows' file
  * is read once, each row copied straight to its place in the layout (rows grouped by list key)
- * while the file's SHA-256 is computed from the same bytes. A kind without one (a version built
+ * while the file's SHA-256 is computed from the same bytes (on a worker thread when a core is
+ * free: piece-hasher.ts). A kind without one (a version built
  * before index files) is read twice: the first read checks every row (the reader's checks) and
  * measures it; the second, checked against the manifest's SHA-256 again, copies each row to its
  * place. Either way the rows are copied once and never held twice, and the same measure gives
