@@ -24,6 +24,7 @@ import {
 import { readCurrentVersion, readManifest } from './snapshot-reader.js';
 import type { RowList } from './page.js';
 import { readIndexFile } from './index-file-reader.js';
+import type { IndexSections } from './index-file.js';
 import { measureRows, RowMeasurer } from './row-measure.js';
 import { measureFromSections } from './row-index.js';
 import { buildLists, DEFAULT_SPLIT_BYTES, planLayout, Turns, type KindLists } from './row-layout.js';
@@ -93,8 +94,11 @@ export async function loadSnapshot(root: string, version?: string, options: Load
   const lists = {} as Record<RowKind, KindLists>;
   const filters = {} as Record<RowKind, KindFilterIndex>;
   const hasher = startHasher({ onWorker: options.hashOnWorker });
+  const indexes = readIndexesAhead(dir, manifest);
   try {
-    for (const kind of ROW_KINDS) ({ lists: lists[kind], filters: filters[kind] } = await loadKind(dir, kind, manifest, splitBytes, turns, hasher));
+    for (const kind of ROW_KINDS) {
+      ({ lists: lists[kind], filters: filters[kind] } = await loadKind(dir, kind, manifest, splitBytes, turns, hasher, indexes.get(kind)));
+    }
   } finally {
     await hasher.close();
   }
@@ -127,10 +131,33 @@ interface LoadedKind {
 }
 
 /**
- * One kind's rows in their layout, its lists and its filter indexes: from its index file when it
- * has one (with filter sections), else by reading and checking its rows.
+ * Starts reading (and hashing) every kind's index file at once, so that the reads of the later
+ * kinds' files wait on the disk and the thread pool while the earlier kinds load, not after them.
+ * Each is awaited in its kind's turn, so the first failure in kind order is the one reported; a
+ * load that stops before a kind's turn drops its read (the reader closes its file either way).
+ *
+ * @returns each kind's read, for the kinds with rows and an index file.
  */
-async function loadKind(dir: string, kind: RowKind, manifest: SnapshotManifest, splitBytes: number, turns: Turns, hasher: PieceHasher): Promise<LoadedKind> {
+function readIndexesAhead(dir: string, manifest: SnapshotManifest): Map<RowKind, Promise<IndexSections>> {
+  const reads = new Map<RowKind, Promise<IndexSections>>();
+  for (const kind of ROW_KINDS) {
+    const index = indexEntry(manifest, kind);
+    if (rowsEntry(manifest, kind) === undefined || index === undefined) continue;
+    const read = readIndexFile(join(dir, indexFileOfKind(kind)), index);
+    read.catch(() => undefined); // handled where it is awaited
+    reads.set(kind, read);
+  }
+  return reads;
+}
+
+/**
+ * One kind's rows in their layout, its lists and its filter indexes: from its index file when it
+ * has one (with filter sections, `indexRead` from {@link readIndexesAhead}), else by reading and
+ * checking its rows.
+ */
+async function loadKind(
+  dir: string, kind: RowKind, manifest: SnapshotManifest, splitBytes: number, turns: Turns, hasher: PieceHasher, indexRead: Promise<IndexSections> | undefined,
+): Promise<LoadedKind> {
   const file = join(dir, fileOfKind(kind));
   const plan = indexPlanOf(kind);
   const entry = rowsEntry(manifest, kind);
@@ -139,8 +166,7 @@ async function loadKind(dir: string, kind: RowKind, manifest: SnapshotManifest, 
     const none = new RowMeasurer(kind).finish();
     return { lists: await buildLists(kind, none, await planLayout(none, splitBytes, file, turns), turns), filters: emptyFilterIndex(plan) };
   }
-  const index = indexEntry(manifest, kind);
-  const sections = index === undefined ? undefined : await readIndexFile(join(dir, indexFileOfKind(kind)), index);
+  const sections = await indexRead;
   const filters = sections === undefined ? undefined : filtersFromSections(sections, plan, entry.rows);
   if (sections === undefined || filters === undefined) {
     // No index file, or one written before filter sections: every row is read, checked and indexed.
