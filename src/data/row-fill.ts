@@ -71,6 +71,9 @@ export async function fillFromFile(
       position += bytesRead;
       next = await hasher.next();
       reading = handle.read(next, 0, next.length, position);
+      // Rows are copied with TypedArray#set from a plain view: Buffer#copy checks its arguments
+      // and makes the same view per row (40-60 ms of a 1M load in CPU profiles).
+      const view = new Uint8Array(piece.buffer, piece.byteOffset, bytesRead);
       let at = 0;
       while (at < bytesRead) {
         if (row === m.rows) throw new SnapshotError(file, 'holds bytes after its last row');
@@ -78,7 +81,7 @@ export async function fillFromFile(
         const chunk = chunks[chunkOf === null ? 0 : chunkOf[row]!]!;
         const start = starts[row]!;
         const take = Math.min(length + 1 - done, bytesRead - at);
-        piece.copy(chunk, start + done, at, at + take);
+        chunk.set(view.subarray(at, at + take), start + done);
         at += take;
         done += take;
         if (done <= length) continue;
