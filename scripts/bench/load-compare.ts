@@ -1,19 +1,32 @@
 /**
- * `tsx scripts/bench/load-compare.ts --snapshots A --against B [--rounds 3]`: start to ready and
- * peak RSS of the compiled server (`npm run build` first) on two snapshots folders (such as
- * gen-snapshot's `DIR/snapshots`), in alternating rounds (A then B, then B then A, …), with the
- * rows and index bytes of each version: issue 26's snapshot of 1M filings with the §16 kinds
- * at scale against the 1M-filing one. Method: start-to-ready.ts. Prints one JSON line per run
- * and a Markdown table of medians with their ranges; asserts nothing.
+ * `tsx scripts/bench/load-compare.ts --snapshots A --against B [--dist D] [--against-dist E] [--rounds 3]`:
+ * start to ready and peak RSS of the compiled server (`npm run build` first) on two snapshots
+ * folders (such as gen-snapshot's `DIR/snapshots`), in alternating rounds (A then B, then B then
+ * A, …), with the rows and index bytes of each version: issue 26's snapshot of 1M filings with
+ * the §16 kinds at scale against the 1M-filing one. With `--dist`/`--against-dist` each side runs
+ * its own build (another tree's `dist/`, copied aside), so that one snapshot (`--against` the same
+ * folder) compares two builds. Method: start-to-ready.ts. Prints one JSON line per run and a
+ * Markdown table of medians with their ranges; asserts nothing.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { medianRange, startToReady, type ReadyRun } from './start-to-ready.js';
 
-const { values } = parseArgs({ options: { snapshots: { type: 'string' }, against: { type: 'string' }, rounds: { type: 'string', default: '3' } }, strict: true });
-if (values.snapshots === undefined || values.against === undefined) throw new Error('usage: tsx scripts/bench/load-compare.ts --snapshots A --against B [--rounds 3]');
-const folders = [values.snapshots, values.against];
+const { values } = parseArgs({
+  options: {
+    snapshots: { type: 'string' }, against: { type: 'string' }, dist: { type: 'string' }, 'against-dist': { type: 'string' }, rounds: { type: 'string', default: '3' },
+  },
+  strict: true,
+});
+if (values.snapshots === undefined || values.against === undefined) {
+  throw new Error('usage: tsx scripts/bench/load-compare.ts --snapshots A --against B [--dist D] [--against-dist E] [--rounds 3]');
+}
+/** Each side: its snapshots folder, its build (undefined: this tree's dist/) and its label. */
+const sides = [
+  { folder: values.snapshots, dist: values.dist, label: values.dist === undefined ? values.snapshots : `${values.snapshots} (${values.dist})` },
+  { folder: values.against, dist: values['against-dist'], label: values['against-dist'] === undefined ? values.against : `${values.against} (${values['against-dist']})` },
+];
 
 /** Rows and bytes of the NDJSON and index files of the version `CURRENT` names. */
 async function sizes(snapshotsDir: string): Promise<{ version: string; rows: Record<string, number>; ndjson: number; index: number }> {
@@ -29,21 +42,21 @@ async function sizes(snapshotsDir: string): Promise<{ version: string; rows: Rec
   return result;
 }
 
-const runs = new Map<string, ReadyRun[]>(folders.map((folder) => [folder, []]));
+const runs = new Map<string, ReadyRun[]>(sides.map((side) => [side.label, []]));
 for (let round = 0; round < Number(values.rounds); round++) {
-  for (const folder of round % 2 === 0 ? folders : [...folders].reverse()) {
-    const run = await startToReady(folder);
-    runs.get(folder)!.push(run);
-    console.log(JSON.stringify({ round, folder, ...run }));
+  for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
+    const run = await startToReady(side.folder, side.dist);
+    runs.get(side.label)!.push(run);
+    console.log(JSON.stringify({ round, side: side.label, ...run }));
   }
 }
 const mib = 2 ** 20;
 const lines = ['| snapshot | rows | NDJSON MiB | index MiB | start to ready, s | CPU to ready, s | peak RSS MiB |', '|---|---|---|---|---|---|---|'];
-for (const folder of folders) {
+for (const { folder, label } of sides) {
   const size = await sizes(folder);
-  const mine = runs.get(folder)!;
+  const mine = runs.get(label)!;
   const rows = Object.entries(size.rows).filter(([, n]) => n > 0).map(([kind, n]) => `${kind} ${n.toLocaleString('en-US')}`).join(', ');
-  lines.push(`| ${folder} | ${rows} | ${(size.ndjson / mib).toFixed(0)} | ${(size.index / mib).toFixed(0)} | ${medianRange(mine.map((r) => r.seconds), 1)} | ` +
+  lines.push(`| ${label} | ${rows} | ${(size.ndjson / mib).toFixed(0)} | ${(size.index / mib).toFixed(0)} | ${medianRange(mine.map((r) => r.seconds), 1)} | ` +
     `${medianRange(mine.map((r) => r.cpuSeconds), 1)} | ${medianRange(mine.map((r) => r.peakRssBytes / mib), 0)} |`);
 }
 console.log(lines.join('\n'));

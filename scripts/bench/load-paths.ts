@@ -1,5 +1,5 @@
 /**
- * `tsx scripts/bench/load-paths.ts --snapshot DIR [--rounds 3]`
+ * `tsx scripts/bench/load-paths.ts --snapshot DIR [--rounds 3] [--hash-only]`
  *
  * Start to ready of `serve` on one generated snapshot (`DIR` as written by
  * `scripts/gen-snapshot.ts --out DIR`), loaded from its index files and loaded the old way (the
@@ -7,8 +7,9 @@
  * alternating rounds: the time from spawning the compiled server (`npm run build` first) to its
  * first `/readyz` 200, and its peak RSS (VmHWM from /proc/PID/status, Node's own baseline
  * included) against the size of the NDJSON files. Then the cost of the SHA-256 check alone: every
- * file of the version hashed in this process. The page cache is warm after the first round.
- * Prints one JSON line per run and a summary; asserts nothing (docs/api.md §17).
+ * file of the version hashed in this process (alone with `--hash-only`, which skips the starts).
+ * The page cache is warm after the first round. Prints one JSON line per run and a summary;
+ * asserts nothing (docs/api.md §17).
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -17,8 +18,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { medianRange, startToReady } from './start-to-ready.js';
 
-const { values } = parseArgs({ options: { snapshot: { type: 'string' }, rounds: { type: 'string', default: '3' } } });
-if (values.snapshot === undefined) throw new Error('usage: tsx scripts/bench/load-paths.ts --snapshot DIR [--rounds 3]');
+const { values } = parseArgs({ options: { snapshot: { type: 'string' }, rounds: { type: 'string', default: '3' }, 'hash-only': { type: 'boolean', default: false } } });
+if (values.snapshot === undefined) throw new Error('usage: tsx scripts/bench/load-paths.ts --snapshot DIR [--rounds 3] [--hash-only]');
 const indexed = join(values.snapshot, 'snapshots');
 const unindexed = join(values.snapshot, 'snapshots-unindexed');
 const version = (await readFile(join(indexed, 'CURRENT'), 'utf8')).trim();
@@ -57,10 +58,10 @@ async function hashSeconds(withIndexes: boolean): Promise<{ seconds: number; cpu
   return { seconds: (performance.now() - started) / 1000, cpuSeconds: (used.user + used.system) / 1e6 };
 }
 
-await makeUnindexed();
+if (!values['hash-only']) await makeUnindexed();
 const rowsBytes = await ndjsonBytes();
 const runs: { path: 'indexed' | 'unindexed'; seconds: number; cpuSeconds: number; peakRssBytes: number }[] = [];
-for (let round = 0; round < Number(values.rounds); round++) {
+for (let round = 0; round < (values['hash-only'] ? 0 : Number(values.rounds)); round++) {
   const order = round % 2 === 0 ? (['unindexed', 'indexed'] as const) : (['indexed', 'unindexed'] as const);
   for (const path of order) {
     const run = { path, ...await startToReady(path === 'indexed' ? indexed : unindexed) };
@@ -75,6 +76,7 @@ for (let round = 0; round < Number(values.rounds); round++) hashes.push(await ha
 const summary: Record<string, string> = { version, ndjsonMiB: (rowsBytes / 2 ** 20).toFixed(0) };
 for (const path of ['unindexed', 'indexed'] as const) {
   const mine = runs.filter((run) => run.path === path);
+  if (mine.length === 0) continue;
   summary[`${path} start to ready, s`] = medianRange(mine.map((run) => run.seconds), 2);
   summary[`${path} CPU to ready, s`] = medianRange(mine.map((run) => run.cpuSeconds), 2);
   summary[`${path} peak RSS / NDJSON`] = medianRange(mine.map((run) => run.peakRssBytes / rowsBytes), 2);

@@ -277,6 +277,6 @@ main().then((code) => { process.exitCode = code; }, (error: unknown) => {
  */
 async function keepMarkedSections(markdown: string): Promise<string> {
   const old = existsSync(output) ? await readFile(output, 'utf8') : '';
-  const sections = ['build', 'filters'].map((name) => new RegExp(`<!-- ${name}:start -->[\\s\\S]*<!-- ${name}:end -->`).exec(old)?.[0]).filter((s) => s !== undefined);
+  const sections = ['build', 'filters', 'load25'].map((name) => new RegExp(`<!-- ${name}:start -->[\\s\\S]*<!-- ${name}:end -->`).exec(old)?.[0]).filter((s) => s !== undefined);
   return sections.length > 0 ? `${markdown.trimEnd()}\n\n${sections.join('\n\n')}\n` : markdown;
 }

@@ -19,10 +19,15 @@ export interface ReadyRun {
   peakRssBytes: number;
 }
 
-/** Spawns `serve --snapshots snapshotsDir` with the demo keys, polls `/readyz` every 10 ms until 200, measures and stops it. */
-export async function startToReady(snapshotsDir: string): Promise<ReadyRun> {
+/**
+ * Spawns `serve --snapshots snapshotsDir` with the demo keys, polls `/readyz` every 10 ms until
+ * 200, measures and stops it.
+ *
+ * @param dist - the compiled server's folder (another build's, to compare builds). @default this tree's dist/
+ */
+export async function startToReady(snapshotsDir: string, dist = join(ROOT, 'dist')): Promise<ReadyRun> {
   const started = performance.now();
-  const server = await startServer([join(ROOT, 'dist/cli/main.js'), 'serve', '--port', '0', '--host', '127.0.0.1', '--snapshots', snapshotsDir,
+  const server = await startServer([join(dist, 'cli/main.js'), 'serve', '--port', '0', '--host', '127.0.0.1', '--snapshots', snapshotsDir,
     '--keys', join(ROOT, 'keys.demo.json'), '--access-log', 'off'], 600_000);
   try {
     for (;;) {

@@ -6,22 +6,16 @@
  * way the file's SHA-256 is computed from the bytes read and compared with the manifest's before
  * the rows are used.
  */
-import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { WRITTEN_FIELD, type RowKind } from '../rows/schemas.js';
 import type { RowLayout } from './row-layout.js';
 import { isFactsCut, memberOpening, type RowMeasure } from './row-measure.js';
 import { readLines } from './snapshot-reader.js';
 import { SnapshotError } from './snapshot-format.js';
+import type { PieceHasher } from './piece-hasher.js';
 
 const NEWLINE = 0x0a;
 const COMMA = 0x2c;
-
-/**
- * Bytes read at a time: large enough that reads cost little per byte, small enough that a
- * reload delays requests by about a millisecond per piece (its hash and its rows' copies).
- */
-const READ_BYTES = 1 << 20;
 
 /**
  * Reads the rows a second time (the old way: the first read checked and measured them) and
@@ -42,37 +36,44 @@ export async function fillFromLines(file: string, sha256: string, m: RowMeasure,
 }
 
 /**
- * Reads the rows once, in pieces of {@link READ_BYTES}, the next piece read while this one is
- * hashed and its rows (or the parts of them in it) are copied to their places. A row must end
- * with a newline where its length says, and a facts end must be at the opening of the kind's
- * written field: otherwise the index does not describe these rows, and the file is refused.
- * (Hashing on a worker thread, from the same pieces in shared memory, took more CPU in all and
- * was no faster on two busy cores: docs/performance-notes.md.)
+ * Reads the rows once, in pieces (the hasher's memory, 1 MiB), the next piece read while this one is
+ * hashed (by `hasher`, on a worker thread when a core is free) and its rows (or the parts
+ * of them in it) are copied to their places. A row must end with a newline where its length says,
+ * and a facts end must be at the opening of the kind's written field: otherwise the index does
+ * not describe these rows, and the file is refused. The digest is compared once every row is in
+ * place; the caller drops the version whole when it differs.
  *
  * @param handle - the rows' file, open for reading; its size was checked against the measure.
  * @param file - its path, for messages.
  * @param sha256 - the manifest's SHA-256 of the file.
+ * @param hasher - hashes the pieces; its digest starts afresh after this file's (a hasher whose
+ *   file failed is not used again: the version is refused whole).
  * @throws SnapshotError naming the file and line of the first row that does not match, or the
  *   SHA-256 that differs.
  */
-export async function fillFromFile(handle: FileHandle, file: string, sha256: string, kind: RowKind, m: RowMeasure, layout: RowLayout): Promise<void> {
+export async function fillFromFile(
+  handle: FileHandle, file: string, sha256: string, kind: RowKind, m: RowMeasure, layout: RowLayout, hasher: PieceHasher,
+): Promise<void> {
   const { chunks, chunkOf, starts } = layout;
   const { lengths, factsEnds } = m;
   const opening = memberOpening(WRITTEN_FIELD[kind]);
-  const hash = createHash('sha256');
-  const pieces = [Buffer.allocUnsafeSlow(READ_BYTES), Buffer.allocUnsafeSlow(READ_BYTES)];
-  let reading = handle.read(pieces[0]!, 0, READ_BYTES, 0);
+  let next = await hasher.next();
+  let reading = handle.read(next, 0, next.length, 0);
   let row = 0;
   let done = 0; // bytes of `row` (its newline included) copied so far
   let position = 0;
   try {
-    for (let which = 0; ; which ^= 1) {
+    for (;;) {
+      const piece = next;
       const { bytesRead } = await reading;
+      hasher.hash(bytesRead);
       if (bytesRead === 0) break;
       position += bytesRead;
-      reading = handle.read(pieces[which ^ 1]!, 0, READ_BYTES, position);
-      const piece = pieces[which]!;
-      hash.update(piece.subarray(0, bytesRead));
+      next = await hasher.next();
+      reading = handle.read(next, 0, next.length, position);
+      // Rows are copied with TypedArray#set from a plain view: Buffer#copy checks its arguments
+      // and makes the same view per row (40-60 ms of a 1M load in CPU profiles).
+      const view = new Uint8Array(piece.buffer, piece.byteOffset, bytesRead);
       let at = 0;
       while (at < bytesRead) {
         if (row === m.rows) throw new SnapshotError(file, 'holds bytes after its last row');
@@ -80,7 +81,7 @@ export async function fillFromFile(handle: FileHandle, file: string, sha256: str
         const chunk = chunks[chunkOf === null ? 0 : chunkOf[row]!]!;
         const start = starts[row]!;
         const take = Math.min(length + 1 - done, bytesRead - at);
-        piece.copy(chunk, start + done, at, at + take);
+        chunk.set(view.subarray(at, at + take), start + done);
         at += take;
         done += take;
         if (done <= length) continue;
@@ -99,6 +100,6 @@ export async function fillFromFile(handle: FileHandle, file: string, sha256: str
     await reading.catch(() => undefined);
   }
   if (row !== m.rows || done !== 0) throw new SnapshotError(file, `holds ${row} whole rows, its index says ${m.rows}`);
-  const digest = hash.digest('hex');
+  const digest = await hasher.digest();
   if (digest !== sha256) throw new SnapshotError(file, `sha256 is ${digest}, manifest says ${sha256}`);
 }

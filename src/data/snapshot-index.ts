@@ -7,7 +7,8 @@
  * A kind with an index file (docs/api.md §17) loads without parsing a row: the index file gives
  * each row's length, list keys, order key and where its written field starts, and the rows' file
  * is read once, each row copied straight to its place in the layout (rows grouped by list key)
- * while the file's SHA-256 is computed from the same bytes. A kind without one (a version built
+ * while the file's SHA-256 is computed from the same bytes (on a worker thread when a core is
+ * free: piece-hasher.ts). A kind without one (a version built
  * before index files) is read twice: the first read checks every row (the reader's checks) and
  * measures it; the second, checked against the manifest's SHA-256 again, copies each row to its
  * place. Either way the rows are copied once and never held twice, and the same measure gives
@@ -23,6 +24,7 @@ import {
 import { readCurrentVersion, readManifest } from './snapshot-reader.js';
 import type { RowList } from './page.js';
 import { readIndexFile } from './index-file-reader.js';
+import type { IndexSections } from './index-file.js';
 import { measureRows, RowMeasurer } from './row-measure.js';
 import { measureFromSections } from './row-index.js';
 import { buildLists, DEFAULT_SPLIT_BYTES, planLayout, Turns, type KindLists } from './row-layout.js';
@@ -30,6 +32,7 @@ import { fillFromFile, fillFromLines } from './row-fill.js';
 import { emptyFilterIndex, indexPlanOf, KindFilterIndexBuilder, type FilterIndex, type KindFilterIndex } from './filter-index.js';
 import { filtersFromSections } from './filter-sections.js';
 import { assembleSnapshot } from './snapshot-share.js';
+import { startHasher, type PieceHasher } from './piece-hasher.js';
 
 export { FILTER_FIELD } from './row-measure.js';
 export { LISTED_BY } from './filter-index.js';
@@ -63,6 +66,12 @@ export interface LoadOptions {
    * larger than the split on a small machine: docs/development.md), else 1 GiB.
    */
   splitBytes?: number;
+  /**
+   * Compute the rows' SHA-256 on a worker thread while the rows are copied (true), or inline
+   * (false). Default: on a worker when a core is likely free (`freeCoreLikely` in
+   * piece-hasher.ts). The digest is checked either way before the version serves.
+   */
+  hashOnWorker?: boolean;
 }
 
 /** Name of the environment variable that lowers the split size (for tests). */
@@ -85,7 +94,15 @@ export async function loadSnapshot(root: string, version?: string, options: Load
   const turns = new Turns();
   const lists = {} as Record<RowKind, KindLists>;
   const filters = {} as Record<RowKind, KindFilterIndex>;
-  for (const kind of ROW_KINDS) ({ lists: lists[kind], filters: filters[kind] } = await loadKind(dir, kind, manifest, splitBytes, turns));
+  const hasher = startHasher({ onWorker: options.hashOnWorker });
+  const indexes = readIndexesAhead(dir, manifest);
+  try {
+    for (const kind of ROW_KINDS) {
+      ({ lists: lists[kind], filters: filters[kind] } = await loadKind(dir, kind, manifest, splitBytes, turns, hasher, indexes.get(kind)));
+    }
+  } finally {
+    await hasher.close();
+  }
 
   const tagHash = createHash('sha256').update(manifest.version);
   // A kind the version predates adds nothing: its tags stay what they were before the kind existed.
@@ -108,10 +125,33 @@ interface LoadedKind {
 }
 
 /**
- * One kind's rows in their layout, its lists and its filter indexes: from its index file when it
- * has one (with filter sections), else by reading and checking its rows.
+ * Starts reading (and hashing) every kind's index file at once, so that the reads of the later
+ * kinds' files wait on the disk and the thread pool while the earlier kinds load, not after them.
+ * Each is awaited in its kind's turn, so the first failure in kind order is the one reported; a
+ * load that stops before a kind's turn drops its read (the reader closes its file either way).
+ *
+ * @returns each kind's read, for the kinds with rows and an index file.
  */
-async function loadKind(dir: string, kind: RowKind, manifest: SnapshotManifest, splitBytes: number, turns: Turns): Promise<LoadedKind> {
+function readIndexesAhead(dir: string, manifest: SnapshotManifest): Map<RowKind, Promise<IndexSections>> {
+  const reads = new Map<RowKind, Promise<IndexSections>>();
+  for (const kind of ROW_KINDS) {
+    const index = indexEntry(manifest, kind);
+    if (rowsEntry(manifest, kind) === undefined || index === undefined) continue;
+    const read = readIndexFile(join(dir, indexFileOfKind(kind)), index);
+    read.catch(() => undefined); // handled where it is awaited
+    reads.set(kind, read);
+  }
+  return reads;
+}
+
+/**
+ * One kind's rows in their layout, its lists and its filter indexes: from its index file when it
+ * has one (with filter sections, `indexRead` from {@link readIndexesAhead}), else by reading and
+ * checking its rows.
+ */
+async function loadKind(
+  dir: string, kind: RowKind, manifest: SnapshotManifest, splitBytes: number, turns: Turns, hasher: PieceHasher, indexRead: Promise<IndexSections> | undefined,
+): Promise<LoadedKind> {
   const file = join(dir, fileOfKind(kind));
   const plan = indexPlanOf(kind);
   const entry = rowsEntry(manifest, kind);
@@ -120,8 +160,7 @@ async function loadKind(dir: string, kind: RowKind, manifest: SnapshotManifest, 
     const none = new RowMeasurer(kind).finish();
     return { lists: await buildLists(kind, none, await planLayout(none, splitBytes, file, turns), turns), filters: emptyFilterIndex(plan) };
   }
-  const index = indexEntry(manifest, kind);
-  const sections = index === undefined ? undefined : await readIndexFile(join(dir, indexFileOfKind(kind)), index);
+  const sections = await indexRead;
   const filters = sections === undefined ? undefined : filtersFromSections(sections, plan, entry.rows);
   if (sections === undefined || filters === undefined) {
     // No index file, or one written before filter sections: every row is read, checked and indexed.
@@ -138,7 +177,7 @@ async function loadKind(dir: string, kind: RowKind, manifest: SnapshotManifest, 
     checkSize(file, size, entry);
     const measure = await measureFromSections(sections, entry.rows, size, turns);
     const layout = await planLayout(measure, splitBytes, file, turns);
-    await fillFromFile(handle, file, entry.sha256, kind, measure, layout);
+    await fillFromFile(handle, file, entry.sha256, kind, measure, layout, hasher);
     return { lists: await buildLists(kind, measure, layout, turns), filters };
   } catch (error) {
     if (error instanceof SnapshotError) throw error;

@@ -60,6 +60,17 @@ test('an index file changed on disk, or rows changed on disk, is refused by its 
   assert.match(await refusal(other.root), /v1\/filings\.ndjson: is \d+ bytes, manifest says \d+/);
 });
 
+test('index files are read ahead of their kinds, yet the first damage in kind order is the one reported', async (t) => {
+  const { root, dir } = await tempVersion(t);
+  // insiders load before filings (ROW_KINDS): filings' damaged index file is read first, and
+  // its failure must neither win nor go unhandled.
+  await editFile(dir, 'filings.index', (bytes) => { bytes[bytes.length - 9]! ^= 1; return bytes; }, false);
+  await editFile(dir, 'insiders.ndjson', (bytes) => { bytes[12]! ^= 1; return bytes; }, false);
+  assert.match(await refusal(root), /v1\/insiders\.ndjson: sha256 is [0-9a-f]{64}, manifest says/);
+  await editFile(dir, 'reports.index', (bytes) => { bytes[bytes.length - 9]! ^= 1; return bytes; }, false);
+  assert.match(await refusal(root), /v1\/reports\.index: sha256 is [0-9a-f]{64}, manifest says/);
+});
+
 /** Damages of an index file whose manifest entry was made to match: each is refused by what it says. */
 const WRONG_CONTENT: [string, (sections: Map<string, IndexSection>) => void, RegExp][] = [
   ['a row one byte longer', (s) => { (s.get(ROW_SECTIONS.lengths)!.values as Uint32Array)[0]! += 1; }, /filings\.index: row lengths and newlines add up to/],
