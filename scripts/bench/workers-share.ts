@@ -12,10 +12,15 @@
  *
  * Usage: npx tsx scripts/bench/workers-share.ts SNAPSHOT_DIR (gen-snapshot's output folder)
  *   [--rounds 3] [--seconds 10] [--access-log off|stdout] [--modes threads,processes]
- *   [--reload SNAPSHOT_DIR2] [--reload-seconds 40]
+ *   [--reload SNAPSHOT_DIR2] [--reload-seconds 40] [--settle-load L]
+ * `--settle-load L` waits before each start until the 1-minute load average is at most L (the
+ * load hashes the rows on a second thread only when it leaves a core idle, piece-hasher.ts); the
+ * load average at each start is printed either way.
  * (`npm run build` first: it runs dist/cli/main.js.)
  */
 import { readFile, readdir, stat, writeFile, link, mkdir, rm } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCH_DIR, runWrk, startServer, type Served } from './processes.js';
@@ -23,7 +28,7 @@ import { BENCH_DIR, runWrk, startServer, type Served } from './processes.js';
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: { rounds: { type: 'string', default: '3' }, seconds: { type: 'string', default: '10' }, 'access-log': { type: 'string', default: 'off' }, reload: { type: 'string' },
-    modes: { type: 'string', default: 'threads,processes' }, 'reload-seconds': { type: 'string', default: '40' } },
+    modes: { type: 'string', default: 'threads,processes' }, 'settle-load': { type: 'string' }, 'reload-seconds': { type: 'string', default: '40' } },
 });
 const dir = positionals[0]!;
 const rounds = Number(values.rounds);
@@ -53,6 +58,16 @@ async function ndjsonBytes(): Promise<number> {
   return total;
 }
 
+/** A TCP port free on loopback now (for --metrics-port). */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 /** Hard-links every file of folder `from` into `to` (same file system), folders made anew. */
 async function linkTree(from: string, to: string): Promise<void> {
   await mkdir(to, { recursive: true });
@@ -63,12 +78,14 @@ async function linkTree(from: string, to: string): Promise<void> {
 }
 
 /** Starts the server (`single`: without --workers) and waits for its first /readyz 200; returns it with the time that took. */
-async function start(mode: string): Promise<{ server: Served; readyS: number }> {
+async function start(mode: string, extra: string[] = []): Promise<{ server: Served; readyS: number; load: number }> {
+  if (values['settle-load'] !== undefined) while (loadavg()[0]! > Number(values['settle-load'])) await new Promise((r) => setTimeout(r, 1000));
+  const load = loadavg()[0]!;
   const began = performance.now();
   const workers = mode === 'single' ? [] : ['--workers', '2', '--worker-mode', mode];
-  const server = await startServer([MAIN, 'serve', '--port', '0', ...workers, '--snapshots', snapshots, '--keys', join(dir, 'keys.json'), '--access-log', values['access-log']!], 600_000);
+  const server = await startServer([MAIN, 'serve', '--port', '0', ...workers, '--snapshots', snapshots, '--keys', join(dir, 'keys.json'), '--access-log', values['access-log']!, ...extra], 600_000);
   while ((await fetch(`${server.url}/readyz`).catch(() => undefined))?.status !== 200) await new Promise((r) => setTimeout(r, 20));
-  return { server, readyS: (performance.now() - began) / 1000 };
+  return { server, readyS: (performance.now() - began) / 1000, load };
 }
 
 const rows = await ndjsonBytes();
@@ -79,7 +96,7 @@ const results: Record<string, { readyS: number[]; rssRatio: number[]; peakRatio:
 for (let round = 1; round <= rounds; round++) {
   for (const mode of round % 2 === 1 ? modes : [...modes].reverse()) {
     const r = (results[mode] ??= { readyS: [], rssRatio: [], peakRatio: [], filings: [], insiders: [], p99Ms: [] });
-    const { server, readyS } = await start(mode);
+    const { server, readyS, load } = await start(mode);
     try {
       r.readyS.push(readyS);
       for (const [name, path] of Object.entries(paths) as [keyof typeof paths, string][]) {
@@ -90,7 +107,7 @@ for (let round = 1; round <= rounds; round++) {
       }
       r.rssRatio.push(await treeRss(server.child.pid!) / rows);
       r.peakRatio.push(await treeRss(server.child.pid!, 'VmHWM') / rows);
-      say(`round ${round} ${mode}: ready ${readyS.toFixed(2)} s, RSS ${(r.rssRatio.at(-1)! * rows / 2 ** 20).toFixed(0)} MiB = ${r.rssRatio.at(-1)!.toFixed(2)} × NDJSON (peak ${(r.peakRatio.at(-1)! * rows / 2 ** 20).toFixed(0)} MiB = ${r.peakRatio.at(-1)!.toFixed(2)} ×), filings ${r.filings.at(-1)!.toFixed(0)}/s p99 ${r.p99Ms.at(-1)!.toFixed(2)} ms, insiders ${r.insiders.at(-1)!.toFixed(0)}/s`);
+      say(`round ${round} ${mode}: ready ${readyS.toFixed(2)} s (load average ${load.toFixed(2)} at start), RSS ${(r.rssRatio.at(-1)! * rows / 2 ** 20).toFixed(0)} MiB = ${r.rssRatio.at(-1)!.toFixed(2)} × NDJSON (peak ${(r.peakRatio.at(-1)! * rows / 2 ** 20).toFixed(0)} MiB = ${r.peakRatio.at(-1)!.toFixed(2)} ×), filings ${r.filings.at(-1)!.toFixed(0)}/s p99 ${r.p99Ms.at(-1)!.toFixed(2)} ms, insiders ${r.insiders.at(-1)!.toFixed(0)}/s`);
     } finally {
       await server.stop();
     }
@@ -112,7 +129,8 @@ if (values.reload !== undefined) {
   const next = (await readFile(join(values.reload, 'snapshots', 'CURRENT'), 'utf8')).trim();
   const first = (await readFile(join(snapshots, 'CURRENT'), 'utf8')).trim();
   await linkTree(join(values.reload, 'snapshots', next), join(snapshots, next));
-  const { server } = await start('threads');
+  const metricsPort = await freePort();
+  const { server } = await start('threads', ['--metrics-port', String(metricsPort)]);
   try {
     const before = await treeRss(server.child.pid!);
     let peak = before;
@@ -127,6 +145,9 @@ if (values.reload !== undefined) {
     // The old version goes back once each thread's collection after the swap has run (release.ts).
     await new Promise((r) => setTimeout(r, 12_000));
     const after = await treeRss(server.child.pid!);
+    // wrk counts responses ≥ 400 without their status: the server's own counts name them.
+    const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    for (const line of metrics.split('\n')) if (/^eqf_http_requests_total\{.*status="[45]/.test(line) || /^eqf_breaker_transitions_total.* [1-9]/.test(line)) console.log(`  ${line}`);
     const lines = server.log.filter((l) => l.line.startsWith(`snapshot: reloaded version ${next}`));
     const reloaded = lines.length;
     const tookS = lines.length === 0 ? NaN : (Math.max(...lines.map((l) => l.at)) - sighupAt) / 1000;
