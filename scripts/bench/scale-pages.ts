@@ -1,5 +1,5 @@
 /**
- * `tsx scripts/bench/scale-pages.ts --snapshot A --against B [--rounds 3] [--seconds 5] [--endpoint filings]`
+ * `tsx scripts/bench/scale-pages.ts --snapshot A --against B [--rounds 3] [--seconds 5] [--endpoint filings] [--workers N]`
  *
  * The same page on two snapshot sizes (issue 25: a 10M-filing version's filings page p99 against
  * the 1M one's): both compiled servers (`npm run build` first) run at once, each on a folder
@@ -7,7 +7,8 @@
  * bench's rotate.lua over the tickers of `bench-out/rotation-tickers.txt`) loads one and then
  * the other, alternating which goes first from round to round. Access log as shipped (stdout,
  * here to /dev/null). Prints one JSON line per run and the medians with their ranges and the
- * ratio B/A of each round's p99; asserts nothing.
+ * ratio B/A of each round's p99; asserts nothing. `--workers N` serves both with N threads
+ * (issue 25's 10M page with `--workers 2`).
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -19,7 +20,7 @@ const ROOT = resolve(BENCH_DIR, '../..');
 const { values } = parseArgs({
   options: {
     snapshot: { type: 'string' }, against: { type: 'string' }, rounds: { type: 'string', default: '3' }, seconds: { type: 'string', default: '5' },
-    endpoint: { type: 'string', default: 'filings' },
+    endpoint: { type: 'string', default: 'filings' }, workers: { type: 'string' },
   },
   strict: true,
 });
@@ -35,7 +36,7 @@ const servers: Served[] = [];
 try {
   for (const dir of dirs) {
     servers.push(await startServer([join(ROOT, 'dist/cli/main.js'), 'serve', '--port', '0', '--host', '127.0.0.1', '--snapshots', join(dir, 'snapshots'),
-      '--keys', join(dir, 'keys.json'), '--access-log', 'stdout'], 600_000));
+      '--keys', join(dir, 'keys.json'), '--access-log', 'stdout', ...(values.workers === undefined ? [] : ['--workers', values.workers])], 600_000));
   }
   const target = (i: number) => ({ url: servers[i]!.url, path: endpoint.path, keysText: join(dirs[i]!, 'keys.txt'), tickersFile: rotation });
   for (const i of [0, 1]) await runWrk(target(i), 50, seconds); // warm-up
