@@ -69,5 +69,5 @@ button[disabled]{opacity:.6;cursor:wait}
 .meter div{height:100%;width:0;background:var(--accent)}
 .foot{color:var(--muted);font-size:.85rem;padding-bottom:24px}
 [hidden]{display:none!important}
-@media (max-width:480px){h1{font-size:1.5rem}.card{padding:16px}.table th,.table td{padding:8px}.table{font-size:.9rem}}
+@media (max-width:480px){h1{font-size:1.5rem}.card{padding:16px}.table th,.table td{padding:8px 4px}.table th:first-child,.table td:first-child{padding-left:8px}.table{font-size:.85rem}.table thead th{font-size:.68rem;letter-spacing:0}}
 `;
