@@ -5,8 +5,8 @@
  */
 import { parseArgs } from 'node:util';
 import { PLANS, findPlan } from '../plans.js';
-import { KEY_STATUSES, KeysFileError, parseKeysFile, type KeyStatus } from './keys-file.js';
-import { changeKeysFile, readKeysText } from './keys-file-write.js';
+import { KEY_STATUSES, KeysFileError, readKeysFile, type KeyStatus } from './keys-file.js';
+import { changeKeysFile } from './keys-file-write.js';
 import { DEFAULT_GRACE_MS, parseGrace } from './lifecycle.js';
 import { addKey, revokeKey, rotateKey, updateKey } from './key-changes.js';
 import { didYouMean } from '../suggest.js';
@@ -137,7 +137,7 @@ async function add(args: readonly string[], io: CommandIo, now: () => number): P
 async function list(args: readonly string[], io: CommandIo): Promise<number> {
   const { values } = parse(args, { file: { type: 'string' } }, 0);
   const file = required(values, 'file');
-  const table = parseKeysFile(await readKeysText(file), file);
+  const table = await readKeysFile(file);
   const rows = [['ID', 'ACCOUNT', 'PLAN', 'STATUS', 'CREATED', 'EXPIRES', 'LABEL']];
   for (const r of table.records) rows.push([r.id, r.account, r.plan, r.status, r.created_at, r.expires_at ?? '-', r.label ?? '']);
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));

@@ -6,25 +6,12 @@
  */
 import { chmod, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { KEYS_FORMAT, KeysFileError, parseKeysFile, unreadableKeysFile, type KeyRecord } from './keys-file.js';
+import { KEYS_FORMAT, KeysFileError, parseKeysFile, readKeysFile, unreadableKeysFile, type KeyRecord } from './keys-file.js';
 import type { KeyChange } from './key-changes.js';
 import { withKeysFileLock } from './keys-file-lock.js';
 
 /** Mode of a keys file the commands create: read and write for its owner only (it names accounts). */
 const NEW_FILE_MODE = 0o600;
-
-/**
- * Reads a keys file's text.
- *
- * @throws KeysFileError naming the file and the system's error code when it cannot be read.
- */
-export async function readKeysText(file: string): Promise<string> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    throw unreadableKeysFile(file, error);
-  }
-}
 
 /**
  * The entries of a keys file, or none when the file does not exist yet (`keys add` creates it).
@@ -37,7 +24,7 @@ export async function readRecordsOrNone(file: string): Promise<readonly KeyRecor
     text = await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw new KeysFileError(file, `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw unreadableKeysFile(file, error);
   }
   return parseKeysFile(text, file).records;
 }
@@ -84,7 +71,7 @@ export async function writeKeysFile(file: string, records: readonly KeyRecord[])
  */
 export async function changeKeysFile<T>(file: string, step: (records: readonly KeyRecord[]) => KeyChange<T>, createIfMissing = false): Promise<T> {
   return withKeysFileLock(file, async () => {
-    const records = createIfMissing ? await readRecordsOrNone(file) : parseKeysFile(await readKeysText(file), file).records;
+    const records = createIfMissing ? await readRecordsOrNone(file) : (await readKeysFile(file)).records;
     const change = step(records);
     await writeKeysFile(file, change.records);
     return change.result;

@@ -8,8 +8,8 @@
  * A file that cannot be read or fails its checks refuses every change of its round, and is left
  * as it is; a change whose own step throws (an unknown key id) fails alone.
  */
-import { KeysFileError, parseKeysFile, type KeyRecord } from '../keys/keys-file.js';
-import { readKeysText, writeKeysFile } from '../keys/keys-file-write.js';
+import { KeysFileError, readKeysFile, type KeyRecord } from '../keys/keys-file.js';
+import { writeKeysFile } from '../keys/keys-file-write.js';
 import type { KeyChange } from '../keys/key-changes.js';
 import { withKeysFileLock } from '../keys/keys-file-lock.js';
 
@@ -47,7 +47,7 @@ export function createKeysQueue(file: string): KeysQueue {
   const apply = async (batch: readonly Waiting[]): Promise<void> => {
     let records: readonly KeyRecord[];
     try {
-      records = parseKeysFile(await readKeysText(file), file).records;
+      records = (await readKeysFile(file)).records;
     } catch (error) {
       for (const w of batch) w.reject(error);
       return;
@@ -99,7 +99,7 @@ export function createKeysQueue(file: string): KeysQueue {
       });
     },
     async read() {
-      return parseKeysFile(await readKeysText(file), file).records;
+      return (await readKeysFile(file)).records;
     },
     async idle() {
       while (running !== undefined) await running;

@@ -14,8 +14,7 @@ import { checkOptionNames, checkSettings } from '../settings/setting.js';
 import { DEFAULT_LICENSE } from '../settings/table.js';
 import { PORTAL_SETTINGS, type PortalOptions, type PortalSettings } from './portal-settings.js';
 import { createPortalHandler, type PortalHandler } from './portal-handler.js';
-import { readKeysText } from '../keys/keys-file-write.js';
-import { parseKeysFile } from '../keys/keys-file.js';
+import { readKeysFile } from '../keys/keys-file.js';
 
 /** Fewest characters an admin token may have: a shorter one could be guessed. */
 export const MIN_ADMIN_TOKEN_LENGTH = 16;
@@ -64,7 +63,7 @@ export async function listenPortal(options: PortalOptions): Promise<RunningPorta
   const log = checked.log ?? createLogger();
   const settings: PortalSettings = { ...checked, keysFile: checked.keysFile!, log };
   // A keys file that is broken now would refuse every change: say so at start instead.
-  parseKeysFile(await readKeysText(settings.keysFile), settings.keysFile);
+  await readKeysFile(settings.keysFile);
   const adminToken = settings.adminTokenFile === undefined ? undefined : await readAdminToken(settings.adminTokenFile);
   const handler = createPortalHandler(settings, adminToken, log);
   const idPrefix = randomBytes(4).toString('hex');
