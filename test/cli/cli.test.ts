@@ -16,18 +16,11 @@ import { KEYS, KEY_RECORDS, writeFixtureSnapshot } from '../helpers/harness.js';
 import { writeKeysFile } from '../../src/keys/keys-command.js';
 import { readServeConfig } from '../../src/cli/serve-config.js';
 import { PACKAGE_VERSION } from '../../src/version.js';
+import { runCli } from '../helpers/run-cli.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MAIN = join(ROOT, 'src/cli/main.ts');
 
-function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => { stdout += chunk; });
-  child.stderr.on('data', (chunk) => { stderr += chunk; });
-  return once(child, 'exit').then(([code]) => ({ code: code as number | null, stdout, stderr }));
-}
 
 async function fixtureDir(t: TestContext): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'eqf-cli-'));
@@ -50,27 +43,27 @@ function serving(child: ChildProcess, log: { text: string }): Promise<string> {
 }
 
 test('--version prints the package version; no command prints usage and exits 2; an unknown one exits 2', async () => {
-  assert.deepEqual((await run(['--version'])).stdout.trim(), PACKAGE_VERSION);
-  const bare = await run([]);
+  assert.deepEqual((await runCli(['--version'])).stdout.trim(), PACKAGE_VERSION);
+  const bare = await runCli([]);
   assert.equal(bare.code, 2);
   assert.match(bare.stdout, /usage:/);
-  const unknown = await run(['launch']);
+  const unknown = await runCli(['launch']);
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /unknown command "launch"/);
-  assert.equal((await run(['help'])).code, 0);
+  assert.equal((await runCli(['help'])).code, 0);
 });
 
 test('serve refuses a bad port (exit 2) and a broken snapshot (exit 1), naming the cause', async (t) => {
-  const bad = await run(['serve', '--port', 'eighty']);
+  const bad = await runCli(['serve', '--port', 'eighty']);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--port must be a port number/);
-  const env = await run(['serve'], { EQF_PORT: '99999' });
+  const env = await runCli(['serve'], { EQF_PORT: '99999' });
   assert.match(env.stderr, /EQF_PORT must be a port number/);
   const dir = await fixtureDir(t);
-  const broken = await run(['serve', '--port', '0', '--snapshots', join(dir, 'none'), '--keys', join(dir, 'keys.json')]);
+  const broken = await runCli(['serve', '--port', '0', '--snapshots', join(dir, 'none'), '--keys', join(dir, 'keys.json')]);
   assert.equal(broken.code, 1);
   assert.match(broken.stderr, /cannot start: .*none\/CURRENT: cannot read: ENOENT/);
-  const noKeys = await run(['serve', '--port', '0', '--keys', join(dir, 'missing-keys.json')]);
+  const noKeys = await runCli(['serve', '--port', '0', '--keys', join(dir, 'missing-keys.json')]);
   assert.equal(noKeys.code, 1);
   assert.match(noKeys.stderr, /missing-keys\.json: cannot read: ENOENT \(no such file; `equity-facts keys add --file .*missing-keys\.json --plan PLAN --account ACCOUNT` makes one\)/);
 });
@@ -98,19 +91,19 @@ test('every command and subcommand takes --help: usage on stdout, exit 0; a mist
     [['keys', 'list', '-h'], /usage: equity-facts keys list --file F/], [['keys', 'set-status', '--help'], /usage: equity-facts keys set-status --file F ID STATUS/],
     [['build', '--help'], /usage: equity-facts build[\s\S]*--allow-empty/],
   ];
-  const results = await Promise.all(cases.map(([args]) => run(args)));
+  const results = await Promise.all(cases.map(([args]) => runCli(args)));
   results.forEach((result, i) => {
     const [args, usage] = cases[i]!;
     assert.equal(result.code, 0, `${args.join(' ')}: ${result.stderr}`);
     assert.match(result.stdout, usage, args.join(' '));
   });
-  const typo = await run(['srve']);
+  const typo = await runCli(['srve']);
   assert.equal(typo.code, 2);
   assert.match(typo.stderr, /unknown command "srve" \(did you mean serve\?\)/);
 });
 
 test('serve refuses settings listen() cannot honour with exit 2, naming them', async () => {
-  const result = await run(['serve', '--port', '0', '--headers-timeout-ms', '5000', '--request-timeout-ms', '1000']);
+  const result = await runCli(['serve', '--port', '0', '--headers-timeout-ms', '5000', '--request-timeout-ms', '1000']);
   assert.equal(result.code, 2);
   assert.match(result.stderr, /headersTimeoutMs \(5000\) must not be above requestTimeoutMs \(1000\)/);
 });

@@ -12,15 +12,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { CHROMIUM_SKIP_REASON, HAVE_CHROMIUM, launchChromium } from '../helpers/chromium.js';
 import { startHarness, KEYS } from '../helpers/harness.js';
 import { ROUTES } from '../../src/routes.js';
 
-const CHROMIUM = process.env.EQF_CHROMIUM ?? '/usr/bin/chromium';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
 const ARTIFACTS = resolve(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '../../test-artifacts');
 
 /** The seven operations of the service spec's endpoint table: everything under /api/v1. */
@@ -85,20 +82,10 @@ test('/favicon.ico answers an ICO of the project\'s own, cacheable, and the docs
 });
 
 test(HAVE_CHROMIUM ? 'in Chromium the docs page lists each operation once (GET), shows Authorize and the first operation in its first 1,280×800 screen, has an icon that answers, and a key entered once makes try-it calls return rows, with no request to another host'
-  : `skipped: Chromium is not installed at ${CHROMIUM} (set EQF_CHROMIUM or install Debian's chromium)`, { skip: !HAVE_CHROMIUM }, async (t) => {
-  const { chromium } = await import('playwright-core');
+  : CHROMIUM_SKIP_REASON, { skip: !HAVE_CHROMIUM }, async (t) => {
   // The document names another host as its server; the page must still call only its own origin.
   const h = await startHarness(t, { baseUrl: 'https://api.example.test' });
-  const profile = await mkdtemp(join(tmpdir(), 'eqf-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-gpu'],
-  });
-  t.after(async () => {
-    await context.close();
-    await rm(profile, { recursive: true, force: true });
-  });
+  const context = await launchChromium(t);
   const origin = new URL(h.base).origin;
   const elsewhere: string[] = [];
   const requests: { url: string; key: string | undefined }[] = [];

@@ -5,17 +5,14 @@
  */
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { chmod, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { runKeysCommand, writeKeysFile } from '../../src/keys/keys-command.js';
 import { hashKey, parseKeysFile, type KeyRecord } from '../../src/keys/keys-file.js';
 import { KEYS, KEY_RECORDS, ManualClock, startHarness, withKey, type Harness } from '../helpers/harness.js';
+import { runCli } from '../helpers/run-cli.js';
 
-const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 const HOUR = 3_600_000;
 
 function io() {
@@ -24,16 +21,6 @@ function io() {
   return { out, err, io: { out: (s: string) => { out.push(s); }, err: (s: string) => { err.push(s); } } };
 }
 
-/** Runs `equity-facts ARGS` as a real process. */
-async function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => { stdout += chunk; });
-  child.stderr.on('data', (chunk) => { stderr += chunk; });
-  const [code] = await once(child, 'exit');
-  return { code: code as number | null, stdout, stderr };
-}
 
 async function tempDir(t: TestContext): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'eqf-keys-life-'));
@@ -46,7 +33,7 @@ const meta = (h: Harness, key: string) => h.get('/api/v1/meta', withKey(key));
 test('keys add refuses a plan that is not an API plan, suggests the nearest, and writes nothing; --no-api-plan mints it', async (t) => {
   const dir = await tempDir(t);
   const file = join(dir, 'keys.json');
-  const typo = await cli(['keys', 'add', '--file', file, '--plan', 'signall', '--account', 'acme']);
+  const typo = await runCli(['keys', 'add', '--file', file, '--plan', 'signall', '--account', 'acme']);
   assert.equal(typo.code, 2, typo.stderr);
   assert.equal(typo.stdout, '', 'no key is printed');
   assert.match(typo.stderr, /--plan "signall" is not an API plan \(did you mean signal\?\)/);
@@ -55,12 +42,12 @@ test('keys add refuses a plan that is not an API plan, suggests the nearest, and
   assert.doesNotMatch(typo.stderr, /\n\s+at /, 'no stack trace');
   assert.deepEqual(await readdir(dir), [], 'no file is written');
 
-  const meant = await cli(['keys', 'add', '--file', file, '--plan', 'dashboard', '--account', 'acme', '--no-api-plan']);
+  const meant = await runCli(['keys', 'add', '--file', file, '--plan', 'dashboard', '--account', 'acme', '--no-api-plan']);
   assert.equal(meant.code, 0, meant.stderr);
   const record = parseKeysFile(await readFile(file, 'utf8'), file).find(meant.stdout.trim());
   assert.equal(record?.plan, 'dashboard');
 
-  const contradiction = await cli(['keys', 'add', '--file', file, '--plan', 'signal', '--account', 'acme', '--no-api-plan']);
+  const contradiction = await runCli(['keys', 'add', '--file', file, '--plan', 'signal', '--account', 'acme', '--no-api-plan']);
   assert.equal(contradiction.code, 2);
   assert.match(contradiction.stderr, /--no-api-plan .*signal is an API plan/);
   assert.equal(parseKeysFile(await readFile(file, 'utf8'), file).records.length, 1);

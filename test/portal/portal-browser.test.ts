@@ -10,36 +10,23 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { CHROMIUM_SKIP_REASON, HAVE_CHROMIUM, launchChromium } from '../helpers/chromium.js';
 import { parseKeysFile } from '../../src/keys/keys-file.js';
 import { fixtureDir, startServe } from '../helpers/serve-process.js';
 import { ADMIN_TOKEN, keysReloaded, startPortal } from '../helpers/portal.js';
 
-const CHROMIUM = process.env.EQF_CHROMIUM ?? '/usr/bin/chromium';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
 const ARTIFACTS = resolve(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '../../test-artifacts');
 const WIDTHS = [360, 1280] as const;
 
 test(HAVE_CHROMIUM ? 'in Chromium: sign up, see the new key\'s usage from the API, suspend it as the operator; no request leaves 127.0.0.1, no key in an address; screenshots at 360 and 1,280 px'
-  : `skipped: Chromium is not installed at ${CHROMIUM} (set EQF_CHROMIUM or install Debian's chromium)`, { skip: !HAVE_CHROMIUM }, async (t) => {
-  const { chromium } = await import('playwright-core');
+  : CHROMIUM_SKIP_REASON, { skip: !HAVE_CHROMIUM }, async (t) => {
   const fixture = await fixtureDir(t);
   const api = await startServe(t, fixture, ['--watch-interval-ms', '20', '--access-log', 'off']);
   const portal = await startPortal(t, fixture.keys, { apiUrl: api.url });
   await mkdir(ARTIFACTS, { recursive: true });
-  const profile = await mkdtemp(join(tmpdir(), 'eqf-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-gpu'],
-  });
-  t.after(async () => {
-    await context.close();
-    await rm(profile, { recursive: true, force: true });
-  });
+  const context = await launchChromium(t);
   const requests: { url: string; method: string; headers: Record<string, string> }[] = [];
   const elsewhere: string[] = [];
   await context.route('**/*', async (route) => {

@@ -10,23 +10,15 @@ import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { writeKeysFile } from '../../src/keys/keys-file-write.js';
 import { PORTAL_ROWS } from '../../src/portal/portal-settings.js';
 import { KEY_RECORDS } from '../helpers/harness.js';
+import { CLI_MAIN as MAIN, runCli } from '../helpers/run-cli.js';
 
-const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+const run = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(['portal', ...args], env);
 
-async function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'portal', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => { stdout += chunk; });
-  child.stderr.on('data', (chunk) => { stderr += chunk; });
-  const [code] = await once(child, 'exit');
-  return { code: code as number | null, stdout, stderr };
-}
+
 
 async function folder(t: TestContext): Promise<{ keys: string; token: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'eqf-portal-cli-'));
