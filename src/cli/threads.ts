@@ -69,8 +69,9 @@ export async function runThreads(config: ServeConfig, argv: readonly string[], l
   const limiter = config.redisUrl === undefined ? new Limiter() : undefined;
   const dir = config.snapshotsDir ?? HANDLER_SETTINGS.snapshotsDir.default;
   const watchIntervalMs = config.watchIntervalMs ?? HANDLER_SETTINGS.watchIntervalMs.default;
+  const rowsIn = config.rowsIn ?? HANDLER_SETTINGS.rowsIn.default;
   const snapshots = new Reloader<SnapshotIndex>({
-    name: 'snapshot', load: () => loadSnapshot(dir), watchPath: join(dir, CURRENT_FILE), watchIntervalMs, log,
+    name: 'snapshot', load: () => loadSnapshot(dir, undefined, { rowsIn }), watchPath: join(dir, CURRENT_FILE), watchIntervalMs, log,
     describe: (s) => describeSnapshot(s, dir),
     unchanged: async (s) => (await readCurrentVersion(dir).catch(() => undefined)) === s.version,
   });

@@ -13,6 +13,7 @@
  */
 import type { RowKind } from '../rows/schemas.js';
 import type { OrderKeys } from './order-key.js';
+import { readRowPrefix, readRun, type RowFile } from './row-file.js';
 
 /** The two serialisations of a row (docs/api.md §6: written fields are absent on the free plan). */
 export type Variant = 'full' | 'facts';
@@ -45,6 +46,11 @@ export interface RowTable {
   readonly otherFacts: ReadonlyMap<number, Buffer>;
   /** The rows' order keys, for cursors. */
   readonly keys: OrderKeys;
+  /**
+   * When the rows are served from their file (row-file.ts): the file, and `chunks` and `starts`
+   * are empty; null when they are in memory.
+   */
+  readonly file: RowFile | null;
 }
 
 /** One list: its rows in the kind's order. */
@@ -74,6 +80,8 @@ export interface RowList {
   lastPosition: number;
   /** Rows in `lastSlice`. */
   lastCount: number;
+  /** The variant of `lastSlice` (always `full` when the rows are in memory). */
+  lastVariant: Variant;
   /**
    * Strings the request path derived for the last page answered (position, count and variant in
    * `memoPage`): its ETag and the cursor of the page after it. Repeated requests for a page (a
@@ -114,7 +122,7 @@ export function rowAt(list: RowList, position: number): number {
  */
 export function makeList(kind: RowKind, key: string | null, table: RowTable, length: number, rows: Int32Array | null, contiguous: boolean): RowList {
   return {
-    kind, key, table, length, rows, contiguous, lastSlice: undefined, lastPosition: -1, lastCount: 0, memo: undefined,
+    kind, key, table, length, rows, contiguous, lastSlice: undefined, lastPosition: -1, lastCount: 0, lastVariant: 'full', memo: undefined,
     lastCursor: undefined, lastCursorKey: null, lastCursorPosition: 0,
   };
 }
@@ -132,6 +140,7 @@ const EMPTY = Buffer.alloc(0);
  */
 export function pageBytes(list: RowList, variant: Variant, position: number, count: number): Buffer {
   if (count <= 0) return EMPTY;
+  if (list.table.file !== null) return filePage(list, variant, position, count);
   if (variant === 'full' && list.contiguous) {
     if (list.lastCount === count && list.lastPosition === position) return list.lastSlice!;
     const table = list.table;
@@ -149,6 +158,48 @@ export function pageBytes(list: RowList, variant: Variant, position: number, cou
   return gather(list, variant, position, count);
 }
 
+/**
+ * Bytes of pages read from the rows' file that are kept for the next request for the same page,
+ * in all (most recently used kept): a popular first page, a poller, clients paging together cost
+ * no read. Each list keeps at most its last page (as in memory), and the lists that keep one are
+ * forgotten oldest first past this many bytes.
+ */
+export const FILE_PAGES_KEPT_BYTES = 32 * 1024 * 1024;
+
+/** Lists keeping a page read from a file, least recently used first, and their pages' bytes. */
+const keptPages = new Set<RowList>();
+let keptBytes = 0;
+
+/** A page of a list whose rows are in their file: the kept copy, or read and kept. */
+function filePage(list: RowList, variant: Variant, position: number, count: number): Buffer {
+  const kept = list.lastSlice;
+  if (kept !== undefined && list.lastCount === count && list.lastPosition === position && list.lastVariant === variant) {
+    keptPages.delete(list);
+    keptPages.add(list);
+    return kept;
+  }
+  const page = gather(list, variant, position, count);
+  if (kept !== undefined) {
+    keptPages.delete(list);
+    keptBytes -= kept.length;
+  }
+  list.lastSlice = page;
+  list.lastPosition = position;
+  list.lastCount = count;
+  list.lastVariant = variant;
+  keptPages.add(list);
+  keptBytes += page.length;
+  for (const oldest of keptPages) {
+    if (keptBytes <= FILE_PAGES_KEPT_BYTES || oldest === list) break;
+    keptPages.delete(oldest);
+    keptBytes -= oldest.lastSlice!.length;
+    oldest.lastSlice = undefined;
+    oldest.lastCount = 0;
+    oldest.lastPosition = -1;
+  }
+  return page;
+}
+
 /** Copies a page together from its rows (pages of lists whose rows are apart or in two chunks, and facts pages). */
 function gather(list: RowList, variant: Variant, position: number, count: number): Buffer {
   const table = list.table;
@@ -156,6 +207,10 @@ function gather(list: RowList, variant: Variant, position: number, count: number
   let total = count - 1;
   for (let p = position; p < position + count; p++) total += rowLength(table, variant, rowAt(list, p));
   const out = Buffer.allocUnsafe(total);
+  if (table.file !== null) {
+    readFromFile(list, table.file, variant, position, count, out);
+    return out;
+  }
   let at = 0;
   for (let p = position; p < position + count; p++) {
     if (p > position) out[at++] = 0x2c; // ','
@@ -173,6 +228,41 @@ function gather(list: RowList, variant: Variant, position: number, count: number
     }
   }
   return out;
+}
+
+/**
+ * Reads a page from the rows' file into `out` (sized by the caller): one read per run of rows
+ * that follow each other in the file for full rows; for facts, each row's part.
+ */
+function readFromFile(list: RowList, file: RowFile, variant: Variant, position: number, count: number, out: Buffer): void {
+  const { lengths, factsEnds, otherFacts } = list.table;
+  const end = position + count;
+  let at = 0;
+  let p = position;
+  while (p < end) {
+    if (p > position) out[at++] = 0x2c; // ','
+    const first = rowAt(list, p);
+    if (variant === 'full') {
+      let last = first;
+      while (p + 1 < end && rowAt(list, p + 1) === last + 1) {
+        p++;
+        last++;
+      }
+      at += readRun(file, lengths, first, last, out, at);
+    } else {
+      const facts = factsEnds[first]!;
+      if (facts === FACTS_APART) {
+        at += otherFacts.get(first)!.copy(out, at);
+      } else if (facts === FACTS_ARE_FULL) {
+        at += readRun(file, lengths, first, first, out, at);
+      } else {
+        readRowPrefix(file, first, facts, out, at);
+        at += facts;
+        out[at++] = 0x7d; // '}'
+      }
+    }
+    p++;
+  }
 }
 
 /** Bytes of one row in a variant. */
@@ -193,7 +283,7 @@ export function pageLength(list: RowList, variant: Variant, position: number, co
   const table = list.table;
   const first = rowAt(list, position);
   const last = rowAt(list, position + count - 1);
-  if (variant === 'full' && list.contiguous && (table.chunkOf === null || table.chunkOf[first] === table.chunkOf[last])) {
+  if (variant === 'full' && list.contiguous && table.file === null && (table.chunkOf === null || table.chunkOf[first] === table.chunkOf[last])) {
     return table.starts[last]! + table.lengths[last]! - table.starts[first]!;
   }
   let total = count - 1;

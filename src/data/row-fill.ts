@@ -103,3 +103,71 @@ export async function fillFromFile(
   const digest = await hasher.digest();
   if (digest !== sha256) throw new SnapshotError(file, `sha256 is ${digest}, manifest says ${sha256}`);
 }
+
+/**
+ * Reads the rows once, in pieces, as {@link fillFromFile} does, checking each row where it lies
+ * instead of copying it (the rows are then read from the file per page: row-file.ts): a row must
+ * end with a newline where its length says and its facts end must be at the opening of the
+ * kind's written field. A row cut by the end of a piece is checked from a copy of its parts.
+ *
+ * @param read - reads up to `length` bytes at file position `position` into `buffer`; resolves to the bytes read.
+ * @throws SnapshotError as {@link fillFromFile} does.
+ */
+export async function checkFromFile(
+  read: (buffer: Buffer, length: number, position: number) => Promise<number>,
+  file: string, sha256: string, kind: RowKind, m: RowMeasure, hasher: PieceHasher,
+): Promise<void> {
+  const { lengths, factsEnds } = m;
+  const opening = memberOpening(WRITTEN_FIELD[kind]);
+  let carry = Buffer.alloc(0);
+  let next = await hasher.next();
+  let reading = read(next, next.length, 0);
+  let row = 0;
+  let done = 0; // bytes of `row` (its newline included) seen so far, held in `carry` when > 0
+  let position = 0;
+  const check = (bytes: Uint8Array, start: number): void => {
+    const length = lengths[row]!;
+    if (bytes[start + length] !== NEWLINE) throw new SnapshotError(file, `row does not end where its index says (byte ${length + 1} is not a newline)`, row + 1);
+    const facts = factsEnds[row]!;
+    if (facts >= 0 && !isFactsCut(bytes, start, length, facts, opening)) {
+      throw new SnapshotError(file, `its index says the row's ${WRITTEN_FIELD[kind]} starts at byte ${facts + 1}, where it does not`, row + 1);
+    }
+  };
+  try {
+    for (;;) {
+      const piece = next;
+      const bytesRead = await reading;
+      hasher.hash(bytesRead);
+      if (bytesRead === 0) break;
+      position += bytesRead;
+      next = await hasher.next();
+      reading = read(next, next.length, position);
+      let at = 0;
+      while (at < bytesRead) {
+        if (row === m.rows) throw new SnapshotError(file, 'holds bytes after its last row');
+        const size = lengths[row]! + 1;
+        if (done === 0 && at + size <= bytesRead) {
+          check(piece, at);
+        } else {
+          if (done === 0 && carry.length < size) carry = Buffer.allocUnsafe(size);
+          const take = Math.min(size - done, bytesRead - at);
+          piece.copy(carry, done, at, at + take);
+          done += take;
+          at += take;
+          if (done < size) continue;
+          check(carry, 0);
+          done = 0;
+          row++;
+          continue;
+        }
+        at += size;
+        row++;
+      }
+    }
+  } finally {
+    await Promise.resolve(reading).catch(() => undefined);
+  }
+  if (row !== m.rows || done !== 0) throw new SnapshotError(file, `holds ${row} whole rows, its index says ${m.rows}`);
+  const digest = await hasher.digest();
+  if (digest !== sha256) throw new SnapshotError(file, `sha256 is ${digest}, manifest says ${sha256}`);
+}

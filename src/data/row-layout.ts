@@ -9,6 +9,7 @@ import type { RowKind } from '../rows/schemas.js';
 import { OrderKeys } from './order-key.js';
 import { makeList, type RowList, type RowTable } from './page.js';
 import type { RowMeasure } from './row-measure.js';
+import type { RowFile } from './row-file.js';
 import { SnapshotError } from './snapshot-format.js';
 import { sharedArray, sharedBytes } from './shared-memory.js';
 
@@ -72,9 +73,11 @@ export class Turns {
  * @param m - the kind's measure.
  * @param splitBytes - largest chunk, in bytes (a row longer than it gets a chunk of its own).
  * @param file - the rows' file, for messages.
+ * @param inMemory - whether the rows will be copied to memory (false: they are read from their
+ *   file per page, row-file.ts, and only the lists are planned: no chunks, empty `starts`).
  * @throws SnapshotError when the rows would need more than 65,536 chunks.
  */
-export async function planLayout(m: RowMeasure, splitBytes: number, file: string, turns: Turns): Promise<RowLayout> {
+export async function planLayout(m: RowMeasure, splitBytes: number, file: string, turns: Turns, inMemory = true): Promise<RowLayout> {
   const { rows: n, lengths, groups } = m;
   const groupCount = m.groupKeys.length;
   const groupRows = new Int32Array(groupCount + 1);
@@ -86,6 +89,11 @@ export async function planLayout(m: RowMeasure, splitBytes: number, file: string
   for (let i = 0; i < n; i++) {
     if ((i & TURN_CHECK_MASK) === 0) await turns.maybeYield();
     members[filled[groups[i]!]!++] = i;
+  }
+  if (!inMemory) {
+    let inFileOrder = true;
+    for (let p = 0; p < n && inFileOrder; p++) inFileOrder = members[p] === p;
+    return { chunks: [], chunkOf: null, starts: new Uint32Array(0), members, groupRows, inFileOrder };
   }
   const starts = sharedArray(Uint32Array, n);
   let chunkOf: Uint16Array | null = null;
@@ -111,17 +119,24 @@ export async function planLayout(m: RowMeasure, splitBytes: number, file: string
   return { chunks: sizes.map((size) => sharedBytes(size)), chunkOf, starts, members, groupRows, inFileOrder };
 }
 
-/** The row table of a laid-out kind (its chunks filled or being filled). */
-export function tableOf(m: RowMeasure, layout: RowLayout): RowTable {
+/**
+ * The row table of a laid-out kind (its chunks filled or being filled), or of a kind whose rows
+ * are read from `rowFile`.
+ */
+export function tableOf(m: RowMeasure, layout: RowLayout, rowFile: RowFile | null = null): RowTable {
   return {
     chunks: layout.chunks, chunkOf: layout.chunkOf, starts: layout.starts, lengths: m.lengths,
-    factsEnds: m.factsEnds, otherFacts: m.otherFacts, keys: m.keys,
+    factsEnds: m.factsEnds, otherFacts: m.otherFacts, keys: m.keys, file: rowFile,
   };
 }
 
-/** The lists of a laid-out kind: its overview, one list per key, and the empty list. */
-export async function buildLists(kind: RowKind, m: RowMeasure, layout: RowLayout, turns: Turns): Promise<KindLists> {
-  const table = tableOf(m, layout);
+/**
+ * The lists of a laid-out kind: its overview, one list per key, and the empty list.
+ *
+ * @param rowFile - the rows' file when they are read from it per page; null when in memory.
+ */
+export async function buildLists(kind: RowKind, m: RowMeasure, layout: RowLayout, turns: Turns, rowFile: RowFile | null = null): Promise<KindLists> {
+  const table = tableOf(m, layout, rowFile);
   const { members, groupRows } = layout;
   // Each key's groups: one (the usual case) makes a contiguous list; several are merged.
   const keyGroups = new Map<string, number[]>();

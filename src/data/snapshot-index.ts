@@ -15,7 +15,9 @@
  * the same layout and lists.
  */
 import { createHash } from 'node:crypto';
+import { close, fstat, open as openFd, read as readFd } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { ROW_KINDS, type RowKind } from '../rows/schemas.js';
 import {
@@ -28,7 +30,8 @@ import type { IndexSections } from './index-file.js';
 import { measureRows, RowMeasurer } from './row-measure.js';
 import { measureFromSections } from './row-index.js';
 import { buildLists, DEFAULT_SPLIT_BYTES, planLayout, Turns, type KindLists } from './row-layout.js';
-import { fillFromFile, fillFromLines } from './row-fill.js';
+import { checkFromFile, fillFromFile, fillFromLines } from './row-fill.js';
+import { identityOf, rowFileOf, rowPositions } from './row-file.js';
 import { emptyFilterIndex, indexPlanOf, KindFilterIndexBuilder, type FilterIndex, type KindFilterIndex } from './filter-index.js';
 import { filtersFromSections } from './filter-sections.js';
 import { assembleSnapshot } from './snapshot-share.js';
@@ -72,7 +75,23 @@ export interface LoadOptions {
    * piece-hasher.ts). The digest is checked either way before the version serves.
    */
   hashOnWorker?: boolean;
+  /**
+   * Where the rows of a kind with an index file are held while the version serves: `memory`
+   * (copied into this process, grouped by list key: a page of one ticker is one slice), or `file`
+   * (checked in one read, then read from the file per page: the process holds only the indexes,
+   * and the operating system's page cache holds the rows once for every worker; see
+   * row-file.ts). A version without index files is always held in memory. Default: `memory`.
+   */
+  rowsIn?: RowsIn;
+  /** Bytes read (and hashed) at a time, from 1. Default: 1 MiB (tests lower it so that rows straddle pieces). */
+  pieceBytes?: number;
 }
+
+/** Where a loaded version's rows are held: see {@link LoadOptions.rowsIn}. */
+export const ROWS_IN = ['memory', 'file'] as const;
+
+/** One of {@link ROWS_IN}. */
+export type RowsIn = (typeof ROWS_IN)[number];
 
 /** Name of the environment variable that lowers the split size (for tests). */
 export const SPLIT_BYTES_VARIABLE = 'EQF_SNAPSHOT_SPLIT_BYTES';
@@ -94,11 +113,11 @@ export async function loadSnapshot(root: string, version?: string, options: Load
   const turns = new Turns();
   const lists = {} as Record<RowKind, KindLists>;
   const filters = {} as Record<RowKind, KindFilterIndex>;
-  const hasher = startHasher({ onWorker: options.hashOnWorker });
+  const hasher = startHasher({ onWorker: options.hashOnWorker, pieceBytes: options.pieceBytes });
   const indexes = readIndexesAhead(dir, manifest);
   try {
     for (const kind of ROW_KINDS) {
-      ({ lists: lists[kind], filters: filters[kind] } = await loadKind(dir, kind, manifest, splitBytes, turns, hasher, indexes.get(kind)));
+      ({ lists: lists[kind], filters: filters[kind] } = await loadKind(dir, kind, manifest, splitBytes, turns, hasher, indexes.get(kind), options.rowsIn === 'file'));
     }
   } finally {
     await hasher.close();
@@ -151,6 +170,7 @@ function readIndexesAhead(dir: string, manifest: SnapshotManifest): Map<RowKind,
  */
 async function loadKind(
   dir: string, kind: RowKind, manifest: SnapshotManifest, splitBytes: number, turns: Turns, hasher: PieceHasher, indexRead: Promise<IndexSections> | undefined,
+  fromFile: boolean,
 ): Promise<LoadedKind> {
   const file = join(dir, fileOfKind(kind));
   const plan = indexPlanOf(kind);
@@ -170,6 +190,7 @@ async function loadKind(
     await fillFromLines(file, entry.sha256, measure, layout);
     return { lists: await buildLists(kind, measure, layout, turns), filters: builder.finish() };
   }
+  if (fromFile) return loadKindFromFile(file, kind, entry, sections, filters, turns, hasher);
   let handle;
   try {
     handle = await open(file, 'r');
@@ -184,6 +205,37 @@ async function loadKind(
     throw new SnapshotError(file, `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   } finally {
     await handle?.close();
+  }
+}
+
+const openAsync = promisify(openFd);
+const fstatAsync = promisify(fstat);
+const readAsync = promisify(readFd);
+
+/**
+ * A kind whose rows stay in their file (`rowsIn: 'file'`): the file is opened, checked against
+ * its index and its SHA-256 in one read, and kept open for the version (row-file.ts).
+ */
+async function loadKindFromFile(
+  file: string, kind: RowKind, entry: FileEntry, sections: IndexSections, filters: KindFilterIndex, turns: Turns, hasher: PieceHasher,
+): Promise<LoadedKind> {
+  let fd: number | undefined;
+  try {
+    fd = await openAsync(file, 'r');
+    const identity = identityOf(await fstatAsync(fd));
+    checkSize(file, identity.size, entry);
+    const measure = await measureFromSections(sections, entry.rows, identity.size, turns);
+    const layout = await planLayout(measure, DEFAULT_SPLIT_BYTES, file, turns, false);
+    const opened = fd;
+    await checkFromFile(async (buffer, length, position) => (await readAsync(opened, buffer, 0, length, position)).bytesRead, file, entry.sha256, kind, measure, hasher);
+    const rowFile = rowFileOf(file, fd, identity, rowPositions(measure.lengths));
+    fd = undefined; // the RowFile closes it
+    return { lists: await buildLists(kind, measure, layout, turns, rowFile), filters };
+  } catch (error) {
+    if (error instanceof SnapshotError) throw error;
+    throw new SnapshotError(file, `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  } finally {
+    if (fd !== undefined) close(fd, () => undefined);
   }
 }
 

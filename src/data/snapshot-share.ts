@@ -17,6 +17,7 @@ import { Postings, type FilterIndex, type KindFilterIndex } from './filter-index
 import type { KindLists } from './row-layout.js';
 import type { SnapshotIndex } from './snapshot-index.js';
 import { isShared, toShared } from './shared-memory.js';
+import { reopenRowFile, type FileIdentity } from './row-file.js';
 
 /** A kind's lists as a snapshot serves them: a loaded version's {@link KindLists}, or a thread's, made on first use. */
 export interface ServedLists {
@@ -56,8 +57,10 @@ export function assembleSnapshot(parts: SnapshotParts): SnapshotIndex {
 }
 
 /** A row table as data: its Buffers as byte views, its order keys as their two arrays. */
-interface PackedTable extends Omit<RowTable, 'chunks' | 'keys' | 'otherFacts'> {
+interface PackedTable extends Omit<RowTable, 'chunks' | 'keys' | 'otherFacts' | 'file'> {
   readonly chunks: readonly Uint8Array[];
+  /** The rows' file when they are read from it: each thread opens it again (row-file.ts). */
+  readonly file: { readonly path: string; readonly identity: FileIdentity; readonly positions: Float64Array } | null;
   readonly otherFacts: ReadonlyMap<number, Uint8Array>;
   readonly keyBytes: Uint8Array;
   readonly keyEnds: Uint32Array;
@@ -138,6 +141,7 @@ export function unpackSnapshot(packed: PackedSnapshot): SnapshotIndex {
       chunks: t.chunks.map(asBuffer), chunkOf: t.chunkOf, starts: t.starts, lengths: t.lengths, factsEnds: t.factsEnds,
       otherFacts: new Map([...t.otherFacts].map(([row, bytes]) => [row, asBuffer(bytes)])),
       keys: new OrderKeys(asBuffer(t.keyBytes), t.keyEnds),
+      file: t.file && reopenRowFile(t.file.path, t.file.identity, t.file.positions),
     };
     const [key, length, rows, contiguous] = data.overview;
     const emptyTable = { ...table, keys: new OrderKeys(Buffer.alloc(0), new Uint32Array(0)) };
@@ -162,6 +166,7 @@ function packTable(table: RowTable): PackedTable {
     chunks: table.chunks.map(toShared), chunkOf: table.chunkOf && toShared(table.chunkOf), starts: toShared(table.starts),
     lengths: toShared(table.lengths), factsEnds: toShared(table.factsEnds), otherFacts: table.otherFacts,
     keyBytes: toShared(table.keys.bytes), keyEnds: toShared(table.keys.ends),
+    file: table.file && { path: table.file.path, identity: table.file.identity, positions: toShared(table.file.positions) },
   };
 }
 

@@ -120,7 +120,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
 
   const source = opts.snapshotSource;
   const snapshots = new Reloader<SnapshotIndex>({
-    name: 'snapshot', load: source ? () => source.load() : () => loadSnapshot(opts.snapshotsDir), watchPath: `${opts.snapshotsDir}/${CURRENT_FILE}`,
+    name: 'snapshot', load: source ? () => source.load() : () => loadSnapshot(opts.snapshotsDir, undefined, { rowsIn: opts.rowsIn }), watchPath: `${opts.snapshotsDir}/${CURRENT_FILE}`,
     watchIntervalMs: opts.watchIntervalMs, log,
     describe: (s) => describeSnapshot(s, opts.snapshotsDir),
     unchanged: source ? (s) => source.unchanged(s) : async (s) => (await readCurrentVersion(opts.snapshotsDir).catch(() => undefined)) === s.version,

@@ -4,6 +4,7 @@
  */
 import type { LimiterStore } from '../guard/limiter-store.js';
 import type { SnapshotSource } from '../data/snapshot-source.js';
+import { ROWS_IN, type RowsIn } from '../data/snapshot-index.js';
 import type { RedisFallback } from '../guard/redis-store.js';
 import type { AccessLogSink } from '../ops/access-log.js';
 import { createLogger, type LogSink } from '../ops/logger.js';
@@ -44,6 +45,18 @@ export const HANDLER_SETTINGS = Object.freeze({
     kind: text, default: `${PACKAGE_ROOT}snapshots`, shown: 'the embedded `snapshots/`',
     flag: 'snapshots', env: 'EQF_SNAPSHOTS_DIR', placeholder: 'DIR',
     help: 'snapshots folder (CURRENT + versions)', doc: 'snapshots folder (`CURRENT` + versions)',
+  }),
+  /**
+   * Where a loaded version's rows are held (docs/api.md §17): `memory`, copied into the process
+   * (fastest pages; memory about 1.3 × the rows per copy), or `file`, checked at load and then
+   * read from the file per page (memory about the indexes only; the operating system's page
+   * cache holds the rows once for every worker). A version without index files is held in
+   * memory either way. Default: `memory`.
+   */
+  rowsIn: setting({
+    kind: oneOf<RowsIn>(ROWS_IN), default: 'memory', flag: 'rows-in', env: 'EQF_ROWS_IN', placeholder: 'memory|file',
+    help: "where a version's rows are held: memory, or read from their file per page",
+    doc: "where a version's rows are held: `memory` (fastest pages), or `file`: checked at load, then read per page from the page cache (see [Memory and disk](#memory-and-disk))",
   }),
   /** Keys file (docs/api.md §4). Default: the embedded `keys.demo.json` (a warning is logged). */
   keysFile: setting({

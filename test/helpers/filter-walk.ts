@@ -19,8 +19,8 @@ export const BASE_URL = 'https://api.example.test';
 export type Row = Record<string, any>;
 
 /** The harness serving {@link filterRows} as version `filters`, with its index files unless `indexes` is false. */
-export async function filterHarness(t: TestContext, indexes = true): Promise<Harness> {
-  const h = await startHarness(t, { baseUrl: BASE_URL });
+export async function filterHarness(t: TestContext, indexes = true, rowsIn: 'memory' | 'file' = 'memory'): Promise<Harness> {
+  const h = await startHarness(t, { baseUrl: BASE_URL, rowsIn });
   await writeFixtureSnapshot(h.snapshotsDir, 'filters', filterRows(), true, indexes);
   assert.deepEqual(await h.server.handler.reload(), { snapshot: true, keys: true });
   return h;

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { decodeIndex, encodeIndex, type IndexSection } from '../../src/data/index-file.js';
 import { MANIFEST_FILE, SnapshotError } from '../../src/data/snapshot-format.js';
-import { loadSnapshot } from '../../src/data/snapshot-index.js';
+import { loadSnapshot, type LoadOptions } from '../../src/data/snapshot-index.js';
 import { writeFixtureSnapshot } from './harness.js';
 import { richFixtureRows } from '../fixtures/rows.js';
 
@@ -28,9 +28,9 @@ export async function tempVersion(t: TestContext, indexes = true, rows: Paramete
   return { root, dir: join(root, 'v1') };
 }
 
-/** The message of the SnapshotError that loading the published version of `root` fails with (an assertion fails if it loads). */
-export async function refusal(root: string): Promise<string> {
-  const error = await loadSnapshot(root).then(() => undefined, (e: unknown) => e);
+/** The message of the SnapshotError that loading the published version of `root` (with `options`) fails with (an assertion fails if it loads). */
+export async function refusal(root: string, options?: LoadOptions): Promise<string> {
+  const error = await loadSnapshot(root, undefined, options).then(() => undefined, (e: unknown) => e);
   assert.ok(error instanceof SnapshotError, `expected a SnapshotError, got ${String(error)}`);
   return error.message;
 }

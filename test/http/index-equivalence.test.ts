@@ -1,8 +1,8 @@
 /**
  * A version loaded from its index files serves exactly what the same version loaded by reading
- * every row serves, and so does one whose rows are split into many chunks (docs/api.md §17):
- * random list requests (route, filter, limit, plan, cursor walks, If-None-Match) are sent to the
- * three servers in turn, and every answer must be the same bytes with the same headers.
+ * every row serves, and so do one whose rows are split into many chunks and one whose rows are
+ * read from their files per page (docs/api.md §17): random list requests (route, filter, limit,
+ * plan, cursor walks, If-None-Match) are sent to the four servers in turn, and every answer must be the same bytes with the same headers.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,9 +15,9 @@ import { richFixtureRows } from '../fixtures/rows.js';
 const OWN_HEADERS = new Set(['date', 'x-request-id']);
 const DAY_MS = 86_400_000;
 
-/** A server on port 0 serving `v2` of {@link richFixtureRows}, with or without index files. */
-async function serving(t: Parameters<typeof startHarness>[0], indexes: boolean): Promise<Harness> {
-  const h = await startHarness(t);
+/** A server on port 0 serving `v2` of {@link richFixtureRows}, with or without index files, its rows in memory or read from their files. */
+async function serving(t: Parameters<typeof startHarness>[0], indexes: boolean, rowsIn: 'memory' | 'file' = 'memory'): Promise<Harness> {
+  const h = await startHarness(t, { rowsIn });
   await writeFixtureSnapshot(h.snapshotsDir, 'v2', richFixtureRows(), true, indexes);
   assert.deepEqual(await h.server.handler.reload(), { snapshot: true, keys: true });
   return h;
@@ -76,8 +76,9 @@ async function walk(h: Harness, request: ListRequest): Promise<Seen[]> {
   return seen;
 }
 
-test('a version served from its index files, the same without them, and the same split into chunks answer every list request alike', async (t) => {
+test('a version served from its index files, the same without them, the same split into chunks, and the same read from its files per page answer every list request alike', async (t) => {
   const indexed = await serving(t, true);
+  const fromFiles = await serving(t, true, 'file');
   const unindexed = await serving(t, false);
   process.env[SPLIT_BYTES_VARIABLE] = '1500';
   let split: Harness;
@@ -92,6 +93,7 @@ test('a version served from its index files, the same without them, and the same
     const expected = await walk(unindexed, request);
     assert.deepEqual(await walk(indexed, request), expected, 'with index files');
     assert.deepEqual(await walk(split, request), expected, 'split into chunks of 1500 bytes');
+    assert.deepEqual(await walk(fromFiles, request), expected, 'rows read from their files per page');
     pages += expected.filter((seen) => seen.status === 200).length;
     if (expected.filter((seen) => seen.status === 200).length > 2) walked++;
   }), { numRuns: 200 });

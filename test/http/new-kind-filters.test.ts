@@ -50,9 +50,10 @@ const CASES: [NewKind, Filters, ((rows: Row[]) => boolean)?][] = [
   ['holders', { cusip: '037833100,594918104', cik: '0001045810' }],
 ];
 
-test('each filter of insider-transactions, financials and holders gives exactly the matching rows, alike with and without index files', async (t) => {
+test('each filter of insider-transactions, financials and holders gives exactly the matching rows, alike with and without index files and with rows read from their files', async (t) => {
   const indexed = await filterHarness(t, true);
   const unindexed = await filterHarness(t, false);
+  const fromFiles = await filterHarness(t, true, 'file');
   const all = await overviews(indexed);
   assert.deepEqual(await overviews(unindexed), all, 'the unfiltered lists are the same');
   for (const [kind, filters, shows] of CASES) {
@@ -63,6 +64,9 @@ test('each filter of insider-transactions, financials and holders gives exactly 
     const got = await walkPages(indexed, `${PATH(kind)}?${query(filters, 3)}`);
     assert.deepEqual(got.rows, expected, name);
     assert.deepEqual((await walkPages(unindexed, `${PATH(kind)}?${query(filters, 3)}`)).bodies, got.bodies, `${name}: the same bodies without index files`);
+    // as_of is each server's own clock (docs/api.md §2): the bodies are compared without it.
+    const withoutAsOf = (bodies: string[]): string[] => bodies.map((body) => body.replace(/"as_of":"[^"]+"/, ''));
+    assert.deepEqual(withoutAsOf((await walkPages(fromFiles, `${PATH(kind)}?${query(filters, 3)}`)).bodies), withoutAsOf(got.bodies), `${name}: the same bodies with rows read from their files`);
   }
 });
 
@@ -129,14 +133,16 @@ const FILTER_SETS: Record<NewKind, fc.Arbitrary<Filters>> = {
   }).map(definedOnly),
 };
 
-test('property: a filtered list of a new endpoint, walked through Link on servers with and without index files, holds exactly the matching rows', async (t) => {
+test('property: a filtered list of a new endpoint, walked through Link on servers with and without index files (and rows read from files), holds exactly the matching rows', async (t) => {
   const indexed = await filterHarness(t, true);
   const unindexed = await filterHarness(t, false);
+  const fromFiles = await filterHarness(t, true, 'file');
   const all = await overviews(indexed);
   const sets = fc.oneof(...NEW_KINDS.map((kind) => FILTER_SETS[kind].map((filters) => ({ kind, filters }))));
   await fc.assert(fc.asyncProperty(sets, fc.integer({ min: 1, max: 7 }), fc.boolean(), async ({ kind, filters }, limit, alternate) => {
     const got = await walk(indexed, `${PATH(kind)}?${query(filters, limit)}`, alternate ? unindexed : undefined);
     assert.ok(got.every((row) => matches(row, filters, kind)), 'every row matches its filters');
     assert.deepEqual(got, all.get(kind)!.filter((row) => matches(row, filters, kind)), `${kind}?${query(filters, limit)}`);
+    assert.deepEqual(await walk(fromFiles, `${PATH(kind)}?${query(filters, limit)}`, alternate ? indexed : undefined), got, 'the same rows read from their files');
   }), { numRuns: 150 });
 });

@@ -57,25 +57,27 @@ test('a broken snapshot is refused with its file and line, and the old one keeps
   assert.equal(reply.headers['x-snapshot-version'], 'v1');
 });
 
-test('a version whose index file or rows differ from its manifest, or whose index file does not describe its rows, is refused and the old one keeps serving', async (t) => {
-  const h = await startHarness(t);
-  const damages: [string, (dir: string) => Promise<void>, RegExp][] = [
-    ['index byte flipped', (dir) => editFile(dir, 'insiders.index', (bytes) => { bytes[bytes.length - 9]! ^= 1; return bytes; }, false), /v\d\/insiders\.index: sha256 is/],
-    ['rows byte flipped', (dir) => editFile(dir, 'insiders.ndjson', (bytes) => { bytes[12]! ^= 1; return bytes; }, false), /v\d\/insiders\.ndjson: sha256 is/],
-    ['index rehashed, a length wrong', (dir) => editIndexSections(dir, 'insiders.index', (sections) => { (sections.get(ROW_SECTIONS.lengths)!.values as Uint32Array)[0]! += 1; }), /v\d\/insiders\.index: row lengths and newlines add up/],
-  ];
-  let n = 2;
-  for (const [what, damage, message] of damages) {
-    const version = `v${n++}`;
-    await writeFixtureSnapshot(h.snapshotsDir, version);
-    await damage(join(h.snapshotsDir, version));
-    assert.equal((await h.server.handler.reload()).snapshot, false, what);
-    assert.ok(h.logs.some((line) => line.includes('reload refused') && message.test(line) && line.includes(version)), `${what}: ${h.logs.join('\n')}`);
-    const reply = await h.get('/api/v1/finance/insiders', withKey(KEYS.signal));
-    assert.equal(reply.status, 200, what);
-    assert.equal(reply.headers['x-snapshot-version'], 'v1', what);
-  }
-});
+for (const rowsIn of ['memory', 'file'] as const) {
+  test(`a version whose index file or rows differ from its manifest, or whose index file does not describe its rows, is refused and the old one keeps serving (rows in ${rowsIn})`, async (t) => {
+    const h = await startHarness(t, { rowsIn });
+    const damages: [string, (dir: string) => Promise<void>, RegExp][] = [
+      ['index byte flipped', (dir) => editFile(dir, 'insiders.index', (bytes) => { bytes[bytes.length - 9]! ^= 1; return bytes; }, false), /v\d\/insiders\.index: sha256 is/],
+      ['rows byte flipped', (dir) => editFile(dir, 'insiders.ndjson', (bytes) => { bytes[12]! ^= 1; return bytes; }, false), /v\d\/insiders\.ndjson: sha256 is/],
+      ['index rehashed, a length wrong', (dir) => editIndexSections(dir, 'insiders.index', (sections) => { (sections.get(ROW_SECTIONS.lengths)!.values as Uint32Array)[0]! += 1; }), /v\d\/insiders\.index: row lengths and newlines add up/],
+    ];
+    let n = 2;
+    for (const [what, damage, message] of damages) {
+      const version = `v${n++}`;
+      await writeFixtureSnapshot(h.snapshotsDir, version);
+      await damage(join(h.snapshotsDir, version));
+      assert.equal((await h.server.handler.reload()).snapshot, false, what);
+      assert.ok(h.logs.some((line) => line.includes('reload refused') && message.test(line) && line.includes(version)), `${what}: ${h.logs.join('\n')}`);
+      const reply = await h.get('/api/v1/finance/insiders', withKey(KEYS.signal));
+      assert.equal(reply.status, 200, what);
+      assert.equal(reply.headers['x-snapshot-version'], 'v1', what);
+    }
+  });
+}
 
 test('changing CURRENT is noticed by the watch and reloads', async (t) => {
   const h = await startHarness(t, { watchIntervalMs: 20 });
