@@ -1,11 +1,11 @@
 /**
- * `tsx scripts/bench/load-compare.ts --snapshots A --against B [--dist D] [--against-dist E] [--rounds 3]`:
+ * `tsx scripts/bench/load-compare.ts --snapshots A --against B [--dist D] [--against-dist E] [--rows-in M] [--against-rows-in N] [--rounds 3]`:
  * start to ready and peak RSS of the compiled server (`npm run build` first) on two snapshots
  * folders (such as gen-snapshot's `DIR/snapshots`), in alternating rounds (A then B, then B then
  * A, …), with the rows and index bytes of each version: issue 26's snapshot of 1M filings with
  * the §16 kinds at scale against the 1M-filing one. With `--dist`/`--against-dist` each side runs
  * its own build (another tree's `dist/`, copied aside), so that one snapshot (`--against` the same
- * folder) compares two builds. Method: start-to-ready.ts. Prints one JSON line per run and a
+ * folder) compares two builds, and with `--rows-in`/`--against-rows-in` (memory or file) two ways of holding rows. Method: start-to-ready.ts. Prints one JSON line per run and a
  * Markdown table of medians with their ranges; asserts nothing.
  */
 import { readFile } from 'node:fs/promises';
@@ -15,7 +15,7 @@ import { medianRange, startToReady, type ReadyRun } from './start-to-ready.js';
 
 const { values } = parseArgs({
   options: {
-    snapshots: { type: 'string' }, against: { type: 'string' }, dist: { type: 'string' }, 'against-dist': { type: 'string' }, rounds: { type: 'string', default: '3' },
+    snapshots: { type: 'string' }, against: { type: 'string' }, dist: { type: 'string' }, 'against-dist': { type: 'string' }, 'rows-in': { type: 'string' }, 'against-rows-in': { type: 'string' }, rounds: { type: 'string', default: '3' },
   },
   strict: true,
 });
@@ -23,10 +23,11 @@ if (values.snapshots === undefined || values.against === undefined) {
   throw new Error('usage: tsx scripts/bench/load-compare.ts --snapshots A --against B [--dist D] [--against-dist E] [--rounds 3]');
 }
 /** Each side: its snapshots folder, its build (undefined: this tree's dist/) and its label. */
-const sides = [
-  { folder: values.snapshots, dist: values.dist, label: values.dist === undefined ? values.snapshots : `${values.snapshots} (${values.dist})` },
-  { folder: values.against, dist: values['against-dist'], label: values['against-dist'] === undefined ? values.against : `${values.against} (${values['against-dist']})` },
-];
+const sideOf = (folder: string, dist: string | undefined, rowsIn: string | undefined): { folder: string; dist: string | undefined; args: string[]; label: string } => ({
+  folder, dist, args: rowsIn === undefined ? [] : ['--rows-in', rowsIn],
+  label: [folder, dist && `(${dist})`, rowsIn && `rows in ${rowsIn}`].filter(Boolean).join(' '),
+});
+const sides = [sideOf(values.snapshots, values.dist, values['rows-in']), sideOf(values.against, values['against-dist'], values['against-rows-in'])];
 
 /** Rows and bytes of the NDJSON and index files of the version `CURRENT` names. */
 async function sizes(snapshotsDir: string): Promise<{ version: string; rows: Record<string, number>; ndjson: number; index: number }> {
@@ -45,7 +46,7 @@ async function sizes(snapshotsDir: string): Promise<{ version: string; rows: Rec
 const runs = new Map<string, ReadyRun[]>(sides.map((side) => [side.label, []]));
 for (let round = 0; round < Number(values.rounds); round++) {
   for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
-    const run = await startToReady(side.folder, side.dist);
+    const run = await startToReady(side.folder, side.dist, side.args);
     runs.get(side.label)!.push(run);
     console.log(JSON.stringify({ round, side: side.label, ...run }));
   }

@@ -25,10 +25,10 @@ export interface ReadyRun {
  *
  * @param dist - the compiled server's folder (another build's, to compare builds). @default this tree's dist/
  */
-export async function startToReady(snapshotsDir: string, dist = join(ROOT, 'dist')): Promise<ReadyRun> {
+export async function startToReady(snapshotsDir: string, dist = join(ROOT, 'dist'), extraArgs: readonly string[] = []): Promise<ReadyRun> {
   const started = performance.now();
   const server = await startServer([join(dist, 'cli/main.js'), 'serve', '--port', '0', '--host', '127.0.0.1', '--snapshots', snapshotsDir,
-    '--keys', join(ROOT, 'keys.demo.json'), '--access-log', 'off'], 600_000);
+    '--keys', join(ROOT, 'keys.demo.json'), '--access-log', 'off', ...extraArgs], 600_000);
   try {
     for (;;) {
       const response = await request(`${server.url}/readyz`);

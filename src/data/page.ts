@@ -159,43 +159,41 @@ export function pageBytes(list: RowList, variant: Variant, position: number, cou
 }
 
 /**
- * Bytes of pages read from the rows' file that are kept for the next request for the same page,
- * in all (most recently used kept): a popular first page, a poller, clients paging together cost
- * no read. Each list keeps at most its last page (as in memory), and the lists that keep one are
- * forgotten oldest first past this many bytes.
+ * Bytes of pages read from a version's files that are kept for the next request for the same
+ * page, in all (most recently used kept): a popular first page, a poller, clients paging together
+ * cost no read. Each list keeps at most its last page (as in memory), and the lists that keep one
+ * are forgotten oldest first past this many bytes.
  */
 export const FILE_PAGES_KEPT_BYTES = 32 * 1024 * 1024;
 
-/** Lists keeping a page read from a file, least recently used first, and their pages' bytes. */
-const keptPages = new Set<RowList>();
-let keptBytes = 0;
-
 /** A page of a list whose rows are in their file: the kept copy, or read and kept. */
 function filePage(list: RowList, variant: Variant, position: number, count: number): Buffer {
+  const keptPages = list.table.file!.kept;
   const kept = list.lastSlice;
   if (kept !== undefined && list.lastCount === count && list.lastPosition === position && list.lastVariant === variant) {
-    keptPages.delete(list);
-    keptPages.add(list);
+    keptPages.lists.delete(list);
+    keptPages.lists.add(list);
     return kept;
   }
   const page = gather(list, variant, position, count);
   if (kept !== undefined) {
-    keptPages.delete(list);
-    keptBytes -= kept.length;
+    keptPages.lists.delete(list);
+    keptPages.bytes -= kept.length;
   }
   list.lastSlice = page;
   list.lastPosition = position;
   list.lastCount = count;
   list.lastVariant = variant;
-  keptPages.add(list);
-  keptBytes += page.length;
-  for (const oldest of keptPages) {
-    if (keptBytes <= FILE_PAGES_KEPT_BYTES || oldest === list) break;
-    keptPages.delete(oldest);
-    keptBytes -= oldest.lastSlice!.length;
-    oldest.lastSlice = undefined;
-    oldest.lastCount = 0;
-    oldest.lastPosition = -1;
+  keptPages.lists.add(list);
+  keptPages.bytes += page.length;
+  for (const oldest of keptPages.lists) {
+    if (keptPages.bytes <= FILE_PAGES_KEPT_BYTES || oldest === list) break;
+    const forgotten = oldest as RowList;
+    keptPages.lists.delete(forgotten);
+    keptPages.bytes -= forgotten.lastSlice!.length;
+    forgotten.lastSlice = undefined;
+    forgotten.lastCount = 0;
+    forgotten.lastPosition = -1;
   }
   return page;
 }

@@ -25,6 +25,18 @@ export interface FileIdentity {
   readonly mtimeMs: number;
 }
 
+/**
+ * The pages of one version read from its files and kept for the next request for the same page
+ * (page.ts): the lists that keep one, least recently used first, and the bytes they keep. One per
+ * version (per thread), so that a page kept never holds an old version after a reload.
+ */
+export class KeptPages {
+  /** Lists keeping a page, least recently used first. */
+  readonly lists = new Set<{ lastSlice: Buffer | undefined }>();
+  /** Bytes of their pages. */
+  bytes = 0;
+}
+
 /** A rows' file held open, with where each row starts in it. */
 export interface RowFile {
   /** The file's path, for messages and for threads that open it again. */
@@ -38,6 +50,8 @@ export interface RowFile {
    * position below 2^53 is exact).
    */
   readonly positions: Float64Array;
+  /** The pages kept for the version this file is part of (shared by its kinds). */
+  readonly kept: KeptPages;
 }
 
 /** A file served from was changed after it was checked (a read came short, or a row no longer ends where it did). */
@@ -82,8 +96,8 @@ export function rowPositions(lengths: Uint32Array): Float64Array {
  * A RowFile over a descriptor the caller opened and checked; it is closed once the RowFile is
  * collected, so the caller must not close it.
  */
-export function rowFileOf(path: string, fd: number, identity: FileIdentity, positions: Float64Array): RowFile {
-  const file: RowFile = Object.freeze({ path, fd, identity, positions });
+export function rowFileOf(path: string, fd: number, identity: FileIdentity, positions: Float64Array, kept: KeptPages): RowFile {
+  const file: RowFile = Object.freeze({ path, fd, identity, positions, kept });
   closer.register(file, fd);
   return file;
 }
@@ -94,14 +108,14 @@ export function rowFileOf(path: string, fd: number, identity: FileIdentity, posi
  *
  * @throws RowFileChangedError when the path no longer names the file that was checked.
  */
-export function reopenRowFile(path: string, identity: FileIdentity, positions: Float64Array): RowFile {
+export function reopenRowFile(path: string, identity: FileIdentity, positions: Float64Array, kept: KeptPages): RowFile {
   const fd = openSync(path, 'r');
   const now = identityOf(fstatSync(fd));
   if (now.dev !== identity.dev || now.ino !== identity.ino || now.size !== identity.size || now.mtimeMs !== identity.mtimeMs) {
     closeSync(fd);
     throw new RowFileChangedError(path, 'it is not the file the load checked');
   }
-  return rowFileOf(path, fd, identity, positions);
+  return rowFileOf(path, fd, identity, positions, kept);
 }
 
 const NEWLINE = 0x0a;

@@ -31,7 +31,7 @@ import { measureRows, RowMeasurer } from './row-measure.js';
 import { measureFromSections } from './row-index.js';
 import { buildLists, DEFAULT_SPLIT_BYTES, planLayout, Turns, type KindLists } from './row-layout.js';
 import { checkFromFile, fillFromFile, fillFromLines } from './row-fill.js';
-import { identityOf, rowFileOf, rowPositions } from './row-file.js';
+import { identityOf, KeptPages, rowFileOf, rowPositions } from './row-file.js';
 import { emptyFilterIndex, indexPlanOf, KindFilterIndexBuilder, type FilterIndex, type KindFilterIndex } from './filter-index.js';
 import { filtersFromSections } from './filter-sections.js';
 import { assembleSnapshot } from './snapshot-share.js';
@@ -80,7 +80,7 @@ export interface LoadOptions {
    * (copied into this process, grouped by list key: a page of one ticker is one slice), or `file`
    * (checked in one read, then read from the file per page: the process holds only the indexes,
    * and the operating system's page cache holds the rows once for every worker; see
-   * row-file.ts). A version without index files is always held in memory. Default: `memory`.
+   * row-file.ts). A version without index files is always held in memory. Default: `file`.
    */
   rowsIn?: RowsIn;
   /** Bytes read (and hashed) at a time, from 1. Default: 1 MiB (tests lower it so that rows straddle pieces). */
@@ -88,7 +88,7 @@ export interface LoadOptions {
 }
 
 /** Where a loaded version's rows are held: see {@link LoadOptions.rowsIn}. */
-export const ROWS_IN = ['memory', 'file'] as const;
+export const ROWS_IN = ['file', 'memory'] as const;
 
 /** One of {@link ROWS_IN}. */
 export type RowsIn = (typeof ROWS_IN)[number];
@@ -115,9 +115,10 @@ export async function loadSnapshot(root: string, version?: string, options: Load
   const filters = {} as Record<RowKind, KindFilterIndex>;
   const hasher = startHasher({ onWorker: options.hashOnWorker, pieceBytes: options.pieceBytes });
   const indexes = readIndexesAhead(dir, manifest);
+  const kept = new KeptPages();
   try {
     for (const kind of ROW_KINDS) {
-      ({ lists: lists[kind], filters: filters[kind] } = await loadKind(dir, kind, manifest, splitBytes, turns, hasher, indexes.get(kind), options.rowsIn === 'file'));
+      ({ lists: lists[kind], filters: filters[kind] } = await loadKind(dir, kind, manifest, splitBytes, turns, hasher, indexes.get(kind), (options.rowsIn ?? 'file') === 'file' ? kept : undefined));
     }
   } finally {
     await hasher.close();
@@ -170,7 +171,7 @@ function readIndexesAhead(dir: string, manifest: SnapshotManifest): Map<RowKind,
  */
 async function loadKind(
   dir: string, kind: RowKind, manifest: SnapshotManifest, splitBytes: number, turns: Turns, hasher: PieceHasher, indexRead: Promise<IndexSections> | undefined,
-  fromFile: boolean,
+  fromFile: KeptPages | undefined,
 ): Promise<LoadedKind> {
   const file = join(dir, fileOfKind(kind));
   const plan = indexPlanOf(kind);
@@ -190,7 +191,7 @@ async function loadKind(
     await fillFromLines(file, entry.sha256, measure, layout);
     return { lists: await buildLists(kind, measure, layout, turns), filters: builder.finish() };
   }
-  if (fromFile) return loadKindFromFile(file, kind, entry, sections, filters, turns, hasher);
+  if (fromFile !== undefined) return loadKindFromFile(file, kind, entry, sections, filters, turns, hasher, fromFile);
   let handle;
   try {
     handle = await open(file, 'r');
@@ -217,7 +218,7 @@ const readAsync = promisify(readFd);
  * its index and its SHA-256 in one read, and kept open for the version (row-file.ts).
  */
 async function loadKindFromFile(
-  file: string, kind: RowKind, entry: FileEntry, sections: IndexSections, filters: KindFilterIndex, turns: Turns, hasher: PieceHasher,
+  file: string, kind: RowKind, entry: FileEntry, sections: IndexSections, filters: KindFilterIndex, turns: Turns, hasher: PieceHasher, kept: KeptPages,
 ): Promise<LoadedKind> {
   let fd: number | undefined;
   try {
@@ -228,7 +229,7 @@ async function loadKindFromFile(
     const layout = await planLayout(measure, DEFAULT_SPLIT_BYTES, file, turns, false);
     const opened = fd;
     await checkFromFile(async (buffer, length, position) => (await readAsync(opened, buffer, 0, length, position)).bytesRead, file, entry.sha256, kind, measure, hasher);
-    const rowFile = rowFileOf(file, fd, identity, rowPositions(measure.lengths));
+    const rowFile = rowFileOf(file, fd, identity, rowPositions(measure.lengths), kept);
     fd = undefined; // the RowFile closes it
     return { lists: await buildLists(kind, measure, layout, turns, rowFile), filters };
   } catch (error) {

@@ -17,7 +17,7 @@ import { Postings, type FilterIndex, type KindFilterIndex } from './filter-index
 import type { KindLists } from './row-layout.js';
 import type { SnapshotIndex } from './snapshot-index.js';
 import { isShared, toShared } from './shared-memory.js';
-import { reopenRowFile, type FileIdentity } from './row-file.js';
+import { KeptPages, reopenRowFile, type FileIdentity } from './row-file.js';
 
 /** A kind's lists as a snapshot serves them: a loaded version's {@link KindLists}, or a thread's, made on first use. */
 export interface ServedLists {
@@ -134,6 +134,7 @@ export function packSnapshot(index: SnapshotIndex): PackedSnapshot {
 export function unpackSnapshot(packed: PackedSnapshot): SnapshotIndex {
   const lists = {} as Record<RowKind, ServedLists>;
   const filters = {} as Record<RowKind, KindFilterIndex>;
+  const kept = new KeptPages();
   for (const kind of ROW_KINDS) {
     const data = packed.kinds[kind];
     const t = data.table;
@@ -141,7 +142,7 @@ export function unpackSnapshot(packed: PackedSnapshot): SnapshotIndex {
       chunks: t.chunks.map(asBuffer), chunkOf: t.chunkOf, starts: t.starts, lengths: t.lengths, factsEnds: t.factsEnds,
       otherFacts: new Map([...t.otherFacts].map(([row, bytes]) => [row, asBuffer(bytes)])),
       keys: new OrderKeys(asBuffer(t.keyBytes), t.keyEnds),
-      file: t.file && reopenRowFile(t.file.path, t.file.identity, t.file.positions),
+      file: t.file && reopenRowFile(t.file.path, t.file.identity, t.file.positions, kept),
     };
     const [key, length, rows, contiguous] = data.overview;
     const emptyTable = { ...table, keys: new OrderKeys(Buffer.alloc(0), new Uint32Array(0)) };

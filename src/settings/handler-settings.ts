@@ -47,16 +47,16 @@ export const HANDLER_SETTINGS = Object.freeze({
     help: 'snapshots folder (CURRENT + versions)', doc: 'snapshots folder (`CURRENT` + versions)',
   }),
   /**
-   * Where a loaded version's rows are held (docs/api.md §17): `memory`, copied into the process
-   * (fastest pages; memory about 1.3 × the rows per copy), or `file`, checked at load and then
-   * read from the file per page (memory about the indexes only; the operating system's page
-   * cache holds the rows once for every worker). A version without index files is held in
-   * memory either way. Default: `memory`.
+   * Where a loaded version's rows are held (docs/api.md §17): `file`, checked at load and then
+   * read from the file per page (the process holds the indexes only, about 0.35 × the rows at
+   * 1M filings; the operating system's page cache holds the rows once for every worker and
+   * process), or `memory`, copied into the process (about 1.3 × the rows per copy; pages a few
+   * per cent faster). A version without index files is held in memory either way. Default: `file`.
    */
   rowsIn: setting({
-    kind: oneOf<RowsIn>(ROWS_IN), default: 'memory', flag: 'rows-in', env: 'EQF_ROWS_IN', placeholder: 'memory|file',
-    help: "where a version's rows are held: memory, or read from their file per page",
-    doc: "where a version's rows are held: `memory` (fastest pages), or `file`: checked at load, then read per page from the page cache (see [Memory and disk](#memory-and-disk))",
+    kind: oneOf<RowsIn>(ROWS_IN), default: 'file', flag: 'rows-in', env: 'EQF_ROWS_IN', placeholder: 'file|memory',
+    help: "where a version's rows are held: read from their file per page, or copied to memory",
+    doc: "where a version's rows are held: `file`, checked at load, then read per page through the page cache that every worker shares, or `memory`, copied into each process (see [Memory and disk](#memory-and-disk))",
   }),
   /** Keys file (docs/api.md §4). Default: the embedded `keys.demo.json` (a warning is logged). */
   keysFile: setting({

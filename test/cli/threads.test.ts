@@ -2,7 +2,8 @@
  * `serve --workers 2` in threads (the default `--worker-mode`), through the built command
  * (`dist/cli/main.js`; `npm run build` first): both threads answer on the one port, a SIGHUP
  * reload serves the new version from every thread, a thread that dies after it served is
- * replaced, one that cannot start stops the whole, SIGTERM drains and exits 0. (Exact limits
+ * replaced, one that cannot start stops the whole, SIGTERM drains and exits 0; threads reading
+ * the rows from their files and threads holding them in memory serve the same pages. (Exact limits
  * across threads: test/http/shared-limits.test.ts; metrics: test/ops/metrics.test.ts.)
  */
 import { test } from 'node:test';
@@ -57,6 +58,39 @@ test('threads: both answer on one port; SIGUSR2 reaches both; SIGHUP reloads the
   assert.equal(await server.stop(), 0);
   assert.match(server.stderr.text, /SIGTERM: draining 2 workers/);
   assert.equal((server.stderr.text.match(/stopped: every request received was answered/g) ?? []).length, 2);
+});
+
+/** The data of pages of every kind and both variants, each asked twice on fresh connections so that both threads answer. */
+async function pages(server: ServeProcess): Promise<string[]> {
+  const paths = [
+    '/api/v1/finance/filings?limit=3', '/api/v1/finance/filings?ticker=AAPL&limit=2', '/api/v1/finance/insiders', '/api/v1/finance/reports?ticker=TSLA',
+    '/api/v1/finance/earnings', '/api/v1/finance/whales', '/api/v1/finance/insider-transactions?limit=4', '/api/v1/finance/financials?ticker=AAPL',
+    '/api/v1/finance/holders?limit=2', '/api/v1/finance/filings?ticker=BRK-B&limit=1',
+  ];
+  const bodies: string[] = [];
+  // The free plan (10 a minute) asks 4 of them twice: the variant without written fields.
+  for (const plan of ['founders', 'free'] as const) {
+    for (const path of plan === 'free' ? paths.slice(0, 4) : paths) {
+      for (let i = 0; i < 2; i++) {
+        const response = await request(`${server.url}${path}`, { headers: withKey(KEYS[plan]), reset: true });
+        const body = await response.body.json() as { ok: boolean; data: unknown };
+        assert.equal(response.statusCode, 200, path);
+        bodies.push(`${plan} ${path}: ${JSON.stringify(body.data)}`);
+      }
+    }
+  }
+  return bodies;
+}
+
+test('threads: rows read from their files (the default) and rows in memory (--rows-in memory) serve the same pages from every thread', { timeout: 90_000 }, async (t) => {
+  const fixture = await fixtureDir(t);
+  const fromFiles = await startServe(t, fixture, ['--workers', '2', '--access-log', 'off'], { fromDist: true });
+  const inMemory = await startServe(t, fixture, ['--workers', '2', '--access-log', 'off', '--rows-in', 'memory'], { fromDist: true });
+  const expected = await pages(inMemory);
+  assert.deepEqual(expected.filter((body) => body.endsWith(': []')), [], 'every page has rows');
+  assert.deepEqual(await pages(fromFiles), expected);
+  assert.equal(await fromFiles.stop(), 0);
+  assert.equal(await inMemory.stop(), 0);
 });
 
 test('threads: a thread that dies after it served is replaced, and the other keeps serving throughout', { timeout: 90_000 }, async (t) => {

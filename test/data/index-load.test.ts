@@ -68,7 +68,7 @@ for (const options of MODES) {
 
 test('a version whose rows are read from their files per page gives the same pages as one in memory, whatever the pieces it was checked in', async (t) => {
   const { root } = await tempVersion(t);
-  const inMemory = everyPage(await loadSnapshot(root));
+  const inMemory = everyPage(await loadSnapshot(root, undefined, { rowsIn: 'memory' }));
   for (const pieceBytes of [undefined, 1, 97, 4096]) {
     const fromFile = await loadSnapshot(root, undefined, { rowsIn: 'file', pieceBytes });
     const table = fromFile.list('filings', null).table;
@@ -147,14 +147,14 @@ test('a manifest that names no index file loads the rows the old way; one that n
 
 test('rows larger than the split size are held in several chunks, a row never split, and serve the same pages', async (t) => {
   const { root } = await tempVersion(t);
-  const whole = await loadSnapshot(root);
-  const split = await loadSnapshot(root, undefined, { splitBytes: 2_000 });
+  const whole = await loadSnapshot(root, undefined, { rowsIn: 'memory' });
+  const split = await loadSnapshot(root, undefined, { splitBytes: 2_000, rowsIn: 'memory' });
   const table = split.list('filings', null).table;
   assert.ok(table.chunks.length > 10, `${table.chunks.length} chunks`);
   assert.ok(table.chunks.every((chunk) => chunk.length <= 2_000));
   assert.equal(whole.list('filings', null).table.chunks.length, 1);
   assert.deepEqual(everyPage(split), everyPage(whole));
-  const tiny = await loadSnapshot(root, undefined, { splitBytes: 1 });
+  const tiny = await loadSnapshot(root, undefined, { splitBytes: 1, rowsIn: 'memory' });
   assert.equal(tiny.list('filings', null).table.chunks.length, tiny.rowCounts.filings, 'a row longer than the split size has a chunk of its own');
   assert.deepEqual(everyPage(tiny), everyPage(whole));
   await assert.rejects(loadSnapshot(root, undefined, { splitBytes: 0 }), /splitBytes must be a whole number of bytes from 1 to 1073741824/);

@@ -64,7 +64,7 @@ function unshared(value: unknown, path = 'packed', out: string[] = []): string[]
 for (const indexes of [true, false]) {
   test(`a version ${indexes ? 'with' : 'without'} index files, posted to a thread and rebuilt, serves the same pages and filters over the same memory`, async (t) => {
     // A small split: the rows of a kind span several chunks, as past 1 GiB.
-    const original = await loadSnapshot((await tempVersion(t, indexes)).root, undefined, { splitBytes: 2048 });
+    const original = await loadSnapshot((await tempVersion(t, indexes)).root, undefined, { splitBytes: 2048, rowsIn: 'memory' });
     const packed = packSnapshot(original);
     const arrived = await posted(packed);
     const rebuilt = unpackSnapshot(arrived);
@@ -85,8 +85,23 @@ for (const indexes of [true, false]) {
   });
 }
 
+test('a version whose rows are read from their files, posted to a thread and rebuilt, serves the same pages through a descriptor of its own', async (t) => {
+  const { root } = await tempVersion(t, true);
+  const original = await loadSnapshot(root);
+  const packed = packSnapshot(original);
+  const arrived = await posted(packed);
+  const rebuilt = unpackSnapshot(arrived);
+  const keys = new Map(ROW_KINDS.map((kind) => [kind, packed.kinds[kind].byKey.keys]));
+  assert.deepEqual(everything(rebuilt, keys), everything(original, keys));
+  const mine = original.list('filings', null).table.file!;
+  const theirs = rebuilt.list('filings', null).table.file!;
+  assert.equal(theirs.path, mine.path);
+  assert.notEqual(theirs.fd, mine.fd, 'each thread opens the file again');
+  assert.ok(isShared(arrived.kinds.filings.table.file!.positions), 'the positions are shared');
+});
+
 test('every array of a loaded version that a thread receives is shared memory, or smaller than the copy threshold', async (t) => {
-  const packed = packSnapshot(await loadSnapshot((await tempVersion(t, true)).root));
+  const packed = packSnapshot(await loadSnapshot((await tempVersion(t, true)).root, undefined, { rowsIn: 'memory' }));
   assert.deepEqual(unshared(await posted(packed)), []);
   // The row bytes are shared whatever their size.
   for (const kind of ROW_KINDS) for (const chunk of packed.kinds[kind].table.chunks) assert.ok(isShared(chunk), kind);
