@@ -132,7 +132,7 @@ export function renderMarkdown(r: BenchResults): string {
   out.push('', `Non-2xx answers of the server under test over all rounds: ${non2xx}.`, '');
 
   out.push('## Load and index time, peak RSS', '');
-  out.push('Each size is loaded by a fresh child process (`scripts/bench/load-child.mjs`) with the compiled `loadSnapshot`: from the index files `gen-snapshot` writes (docs/api.md §17), every file read once and its SHA-256 checked, the index files checked against their rows, the rows copied to their layout (a snapshot generated before index files loads the old way: every row parsed and checked, then read again into the layout). Peak RSS is the child\'s VmHWM, Node\'s own baseline included.', '');
+  out.push('Each size is loaded by a fresh child process (`scripts/bench/load-child.mjs`) with the compiled `loadSnapshot`: from the index files `gen-snapshot` writes (docs/api.md §17), every file read once and its SHA-256 checked, the index files checked against their rows, the rows left in their files to be read per page (the default, `--rows-in file`; `--rows-in memory` copies them to their layout as well; a snapshot generated before index files loads the old way: every row parsed and checked, then read again into the layout). Peak RSS is the child\'s VmHWM, Node\'s own baseline included.', '');
   out.push('| filings | rows (all kinds) | NDJSON MiB | load s | rows/s | peak RSS MiB | RSS / NDJSON | target |');
   out.push('|---|---|---|---|---|---|---|---|');
   const largest = r.scale[r.scale.length - 1]!;
