@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadSnapshot, type SnapshotIndex } from '../../src/data/snapshot-index.js';
+import { loadSnapshot, type LoadOptions, type SnapshotIndex } from '../../src/data/snapshot-index.js';
 import { pageBytes, type Variant } from '../../src/data/page.js';
 import type { IndexSection } from '../../src/data/index-file.js';
 import { ROW_SECTIONS } from '../../src/data/row-index.js';
