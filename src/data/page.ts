@@ -9,7 +9,10 @@
  * of a kind with one row per key (insiders, reports, whales) is laid out in its own order and
  * is sliced the same way; a page of any other list is copied together from its rows. (Held as
  * strings, or copied per response, the rows were the largest cost after the syscall itself:
- * see docs/performance-notes.md.)
+ * see docs/performance-notes.md.) That is `rowsIn: 'memory'`. With `rowsIn: 'file'` (the default)
+ * a table holds no row bytes: a page is read from the rows' file when it is asked for, one read
+ * per run of rows that follow each other in the file (row-file.ts), and the last page of each
+ * list is kept for the next request for it.
  */
 import type { RowKind } from '../rows/schemas.js';
 import type { OrderKeys } from './order-key.js';
@@ -72,8 +75,9 @@ export interface RowList {
    * The last slice of full rows handed out, kept so that the next response for the same page
    * reuses the view instead of making one (a Buffer view is an allocation with a constructor
    * call, a visible cost per request). A hit is known from the numbers alone, so a repeated
-   * response reads neither the row tables nor their memory. Copies are never kept: memory stays
-   * the rows plus one view per list.
+   * response reads neither the row tables nor their memory. With rows in memory, copies are never
+   * kept: memory stays the rows plus one view per list. With rows in their file, it is the page
+   * last read, of either variant ({@link FILE_PAGES_KEPT_BYTES} per version at most).
    */
   lastSlice: Buffer | undefined;
   /** Position of `lastSlice`'s first row (-1 when there is none). */
@@ -160,7 +164,7 @@ export function pageBytes(list: RowList, variant: Variant, position: number, cou
 
 /**
  * Bytes of pages read from a version's files that are kept for the next request for the same
- * page, in all (most recently used kept): a popular first page, a poller, clients paging together
+ * page, per version in each thread (most recently used kept): a popular first page, a poller, clients paging together
  * cost no read. Each list keeps at most its last page (as in memory), and the lists that keep one
  * are forgotten oldest first past this many bytes.
  */
