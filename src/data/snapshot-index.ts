@@ -6,9 +6,10 @@
  *
  * A kind with an index file (docs/api.md §17) loads without parsing a row: the index file gives
  * each row's length, list keys, order key and where its written field starts, and the rows' file
- * is read once, each row copied straight to its place in the layout (rows grouped by list key)
- * while the file's SHA-256 is computed from the same bytes (on a worker thread when a core is
- * free: piece-hasher.ts). A kind without one (a version built
+ * is read once while its SHA-256 is computed from the same bytes (on a worker thread:
+ * piece-hasher.ts). By default (`rowsIn: 'file'`) each row is checked where it lies and the file
+ * stays open, its pages read from it when asked (row-file.ts); with `rowsIn: 'memory'` each row is
+ * copied straight to its place in the layout (rows grouped by list key). A kind without one (a version built
  * before index files) is read twice: the first read checks every row (the reader's checks) and
  * measures it; the second, checked against the manifest's SHA-256 again, copies each row to its
  * place. Either way the rows are copied once and never held twice, and the same measure gives
