@@ -77,7 +77,7 @@ export interface RowList {
    * call, a visible cost per request). A hit is known from the numbers alone, so a repeated
    * response reads neither the row tables nor their memory. With rows in memory, copies are never
    * kept: memory stays the rows plus one view per list. With rows in their file, it is the page
-   * last read, of either variant ({@link FILE_PAGES_KEPT_BYTES} per version at most).
+   * last read, of either variant (`KEPT_PAGE_BYTES` of row-file.ts per version at most).
    */
   lastSlice: Buffer | undefined;
   /** Position of `lastSlice`'s first row (-1 when there is none). */
@@ -162,14 +162,6 @@ export function pageBytes(list: RowList, variant: Variant, position: number, cou
   return gather(list, variant, position, count);
 }
 
-/**
- * Bytes of pages read from a version's files that are kept for the next request for the same
- * page, per version in each thread (most recently used kept): a popular first page, a poller, clients paging together
- * cost no read. Each list keeps at most its last page (as in memory), and the lists that keep one
- * are forgotten oldest first past this many bytes.
- */
-export const FILE_PAGES_KEPT_BYTES = 32 * 1024 * 1024;
-
 /** A page of a list whose rows are in their file: the kept copy, or read and kept. */
 function filePage(list: RowList, variant: Variant, position: number, count: number): Buffer {
   const keptPages = list.table.file!.kept;
@@ -191,7 +183,7 @@ function filePage(list: RowList, variant: Variant, position: number, count: numb
   keptPages.lists.add(list);
   keptPages.bytes += page.length;
   for (const oldest of keptPages.lists) {
-    if (keptPages.bytes <= FILE_PAGES_KEPT_BYTES || oldest === list) break;
+    if (keptPages.bytes <= keptPages.limit || oldest === list) break;
     const forgotten = oldest as RowList;
     keptPages.lists.delete(forgotten);
     keptPages.bytes -= forgotten.lastSlice!.length;

@@ -26,6 +26,13 @@ export interface FileIdentity {
 }
 
 /**
+ * Bytes of pages read from a version's files that are kept for the next request for the same
+ * page, per version in each thread (most recently used kept): a popular first page, a poller,
+ * clients paging together cost no read.
+ */
+export const KEPT_PAGE_BYTES = 32 * 1024 * 1024;
+
+/**
  * The pages of one version read from its files and kept for the next request for the same page
  * (page.ts): the lists that keep one, least recently used first, and the bytes they keep. One per
  * version (per thread), so that a page kept never holds an old version after a reload.
@@ -35,6 +42,13 @@ export class KeptPages {
   readonly lists = new Set<{ lastSlice: Buffer | undefined }>();
   /** Bytes of their pages. */
   bytes = 0;
+
+  /**
+   * @param limit - most bytes kept: past it the least recently used lists forget their page (a
+   *   page larger than the limit alone is kept until the next one). Default
+   *   {@link KEPT_PAGE_BYTES}.
+   */
+  constructor(readonly limit = KEPT_PAGE_BYTES) {}
 }
 
 /** A rows' file held open, with where each row starts in it. */

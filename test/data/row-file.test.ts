@@ -1,15 +1,19 @@
 /**
  * Reading rows from their file (row-file.ts) past every limit of 32-bit offsets: a sparse file of
  * 5 GiB (no disk is used for its hole) whose rows lie past 4 GiB is read back exactly, and a file
- * shorter than its positions say is refused per read.
+ * shorter than its positions say is refused per read. The pages kept stay within their limit, and
+ * a thread refuses a file that is not the one its version checked.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fstatSync, openSync, writeSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { identityOf, KeptPages, readRowPrefix, readRun, rowFileOf } from '../../src/data/row-file.js';
+import { identityOf, KeptPages, readRowPrefix, readRun, reopenRowFile, rowFileOf } from '../../src/data/row-file.js';
+import { loadSnapshot } from '../../src/data/snapshot-index.js';
+import { makeList, pageBytes, type RowTable } from '../../src/data/page.js';
+import { tempVersion } from '../helpers/snapshot-files.js';
 
 const GIB = 2 ** 30;
 
@@ -38,4 +42,40 @@ test('rows past 4 GiB in a file are read exactly, each newline between them a co
   assert.throws(() => readRun(short, Uint32Array.of(4), 0, 0, out, 0), /rows\.ndjson changed after it was checked \(it ends before byte \d+\)/);
   const moved = rowFileOf(path, openSync(path, 'r'), file.identity, Float64Array.from([at + 1, at + 1 + rows[0]!.length + 1]), new KeptPages());
   assert.throws(() => readRun(moved, lengths, 0, 1, out, 0), /row 1 does not end where it did/);
+});
+
+test('pages kept from a version\'s files stay within their limit, the least recently used forgotten first, and a page asked again is the same bytes', async (t) => {
+  const { root } = await tempVersion(t);
+  const snapshot = await loadSnapshot(root, undefined, { rowsIn: 'file' });
+  const loaded = snapshot.list('filings', null);
+  const kept = new KeptPages(600);
+  // The same rows and file, with a small limit: lists of one row each, so every page is a row.
+  const table: RowTable = { ...loaded.table, file: { ...loaded.table.file!, kept } };
+  const lists = Array.from({ length: 6 }, (_, i) => makeList('filings', null, table, loaded.length, Int32Array.of(i), false));
+  const expected = lists.map((_, i) => pageBytes(loaded, 'full', i, 1).toString());
+  for (const [i, list] of lists.entries()) {
+    assert.equal(pageBytes(list, 'full', 0, 1).toString(), expected[i]);
+    assert.ok(kept.bytes <= 600 || kept.lists.size === 1, `kept ${kept.bytes} bytes in ${kept.lists.size} lists`);
+    assert.equal(kept.bytes, [...kept.lists].reduce((sum, l) => sum + l.lastSlice!.length, 0), 'the count is of the pages kept');
+  }
+  assert.ok(kept.lists.size < lists.length, 'some lists forgot their page');
+  assert.ok(kept.lists.has(lists.at(-1)!), 'the most recent page is kept');
+  const forgotten = lists.find((list) => !kept.lists.has(list))!;
+  assert.equal(forgotten.lastSlice, undefined);
+  const again = pageBytes(lists.at(-1)!, 'full', 0, 1);
+  assert.equal(pageBytes(lists.at(-1)!, 'full', 0, 1), again, 'a kept page is answered from memory');
+  assert.equal(pageBytes(lists.at(-1)!, 'facts', 0, 1).toString().endsWith('}'), true, 'another variant is read, not the kept one');
+});
+
+test('a thread opening a file again refuses one that is not the file its version checked', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'eqf-row-file-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const path = join(dir, 'rows.ndjson');
+  await writeFile(path, '{"a":1}\n');
+  const fd = openSync(path, 'r');
+  const identity = identityOf(fstatSync(fd));
+  assert.equal(reopenRowFile(path, identity, Float64Array.of(0), new KeptPages()).path, path);
+  await writeFile(join(dir, 'other.ndjson'), '{"a":2}\n');
+  await rename(join(dir, 'other.ndjson'), path); // a new file under the same name
+  assert.throws(() => reopenRowFile(path, identity, Float64Array.of(0), new KeptPages()), /rows\.ndjson changed after it was checked \(it is not the file the load checked\)/);
 });
