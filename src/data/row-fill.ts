@@ -55,8 +55,8 @@ export async function fillFromFile(
   handle: FileHandle, file: string, sha256: string, kind: RowKind, m: RowMeasure, layout: RowLayout, hasher: PieceHasher,
 ): Promise<void> {
   const { chunks, chunkOf, starts } = layout;
-  const { lengths, factsEnds } = m;
-  const opening = memberOpening(WRITTEN_FIELD[kind]);
+  const { lengths } = m;
+  const checkRow = rowChecker(file, kind, m);
   let next = await hasher.next();
   let reading = handle.read(next, 0, next.length, 0);
   let row = 0;
@@ -85,12 +85,8 @@ export async function fillFromFile(
         at += take;
         done += take;
         if (done <= length) continue;
-        if (chunk[start + length] !== NEWLINE) throw new SnapshotError(file, `row does not end where its index says (byte ${length + 1} is not a newline)`, row + 1);
+        checkRow(chunk, start, row);
         chunk[start + length] = COMMA;
-        const facts = factsEnds[row]!;
-        if (facts >= 0 && !isFactsCut(chunk, start, length, facts, opening)) {
-          throw new SnapshotError(file, `its index says the row's ${WRITTEN_FIELD[kind]} starts at byte ${facts + 1}, where it does not`, row + 1);
-        }
         row++;
         done = 0;
       }
@@ -99,9 +95,7 @@ export async function fillFromFile(
     // A read still in flight finishes before the file is closed.
     await reading.catch(() => undefined);
   }
-  if (row !== m.rows || done !== 0) throw new SnapshotError(file, `holds ${row} whole rows, its index says ${m.rows}`);
-  const digest = await hasher.digest();
-  if (digest !== sha256) throw new SnapshotError(file, `sha256 is ${digest}, manifest says ${sha256}`);
+  await checkEnd(file, sha256, m, row, done, hasher);
 }
 
 /**
@@ -117,22 +111,14 @@ export async function checkFromFile(
   read: (buffer: Buffer, length: number, position: number) => Promise<number>,
   file: string, sha256: string, kind: RowKind, m: RowMeasure, hasher: PieceHasher,
 ): Promise<void> {
-  const { lengths, factsEnds } = m;
-  const opening = memberOpening(WRITTEN_FIELD[kind]);
+  const { lengths } = m;
+  const checkRow = rowChecker(file, kind, m);
   let carry = Buffer.alloc(0);
   let next = await hasher.next();
   let reading = read(next, next.length, 0);
   let row = 0;
   let done = 0; // bytes of `row` (its newline included) seen so far, held in `carry` when > 0
   let position = 0;
-  const check = (bytes: Uint8Array, start: number): void => {
-    const length = lengths[row]!;
-    if (bytes[start + length] !== NEWLINE) throw new SnapshotError(file, `row does not end where its index says (byte ${length + 1} is not a newline)`, row + 1);
-    const facts = factsEnds[row]!;
-    if (facts >= 0 && !isFactsCut(bytes, start, length, facts, opening)) {
-      throw new SnapshotError(file, `its index says the row's ${WRITTEN_FIELD[kind]} starts at byte ${facts + 1}, where it does not`, row + 1);
-    }
-  };
   try {
     for (;;) {
       const piece = next;
@@ -147,7 +133,7 @@ export async function checkFromFile(
         if (row === m.rows) throw new SnapshotError(file, 'holds bytes after its last row');
         const size = lengths[row]! + 1;
         if (done === 0 && at + size <= bytesRead) {
-          check(piece, at);
+          checkRow(piece, at, row);
         } else {
           if (done === 0 && carry.length < size) carry = Buffer.allocUnsafe(size);
           const take = Math.min(size - done, bytesRead - at);
@@ -155,7 +141,7 @@ export async function checkFromFile(
           done += take;
           at += take;
           if (done < size) continue;
-          check(carry, 0);
+          checkRow(carry, 0, row);
           done = 0;
           row++;
           continue;
@@ -165,8 +151,39 @@ export async function checkFromFile(
       }
     }
   } finally {
-    await Promise.resolve(reading).catch(() => undefined);
+    await reading.catch(() => undefined);
   }
+  await checkEnd(file, sha256, m, row, done, hasher);
+}
+
+/**
+ * What only a row's bytes can show of its index (docs/api.md §17): the row at `start` of
+ * `bytes` ends with a newline where its length says, and its facts end is at the opening of the
+ * kind's written field.
+ *
+ * @returns a check of row `row` at `start` of `bytes` (its newline included).
+ * @throws (the check) SnapshotError naming the file and the row's line.
+ */
+function rowChecker(file: string, kind: RowKind, m: RowMeasure): (bytes: Uint8Array, start: number, row: number) => void {
+  const { lengths, factsEnds } = m;
+  const opening = memberOpening(WRITTEN_FIELD[kind]);
+  return (bytes, start, row) => {
+    const length = lengths[row]!;
+    if (bytes[start + length] !== NEWLINE) throw new SnapshotError(file, `row does not end where its index says (byte ${length + 1} is not a newline)`, row + 1);
+    const facts = factsEnds[row]!;
+    if (facts >= 0 && !isFactsCut(bytes, start, length, facts, opening)) {
+      throw new SnapshotError(file, `its index says the row's ${WRITTEN_FIELD[kind]} starts at byte ${facts + 1}, where it does not`, row + 1);
+    }
+  };
+}
+
+/**
+ * The end of a file read in pieces: every row whole (`row` rows, `done` bytes of a next one) and
+ * the SHA-256 of the bytes read equal to the manifest's.
+ *
+ * @throws SnapshotError naming the file.
+ */
+async function checkEnd(file: string, sha256: string, m: RowMeasure, row: number, done: number, hasher: PieceHasher): Promise<void> {
   if (row !== m.rows || done !== 0) throw new SnapshotError(file, `holds ${row} whole rows, its index says ${m.rows}`);
   const digest = await hasher.digest();
   if (digest !== sha256) throw new SnapshotError(file, `sha256 is ${digest}, manifest says ${sha256}`);

@@ -209,8 +209,7 @@ async function loadKind(
     await fillFromFile(handle, file, entry.sha256, kind, measure, layout, hasher);
     return { lists: await buildLists(kind, measure, layout, turns), filters };
   } catch (error) {
-    if (error instanceof SnapshotError) throw error;
-    throw new SnapshotError(file, `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw asSnapshotError(file, error);
   } finally {
     await handle?.close();
   }
@@ -240,11 +239,16 @@ async function loadKindFromFile(
     fd = undefined; // the RowFile closes it
     return { lists: await buildLists(kind, measure, layout, turns, rowFile), filters };
   } catch (error) {
-    if (error instanceof SnapshotError) throw error;
-    throw new SnapshotError(file, `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw asSnapshotError(file, error);
   } finally {
     if (fd !== undefined) close(fd, () => undefined);
   }
+}
+
+/** A failure while reading `file`: a SnapshotError as it is, any other (an I/O error) as one naming its code. */
+function asSnapshotError(file: string, error: unknown): SnapshotError {
+  if (error instanceof SnapshotError) return error;
+  return new SnapshotError(file, `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
 }
 
 /**
