@@ -50,6 +50,17 @@ let timeText = '';
  * @param trusted - proxies whose `X-Forwarded-For` names the client (`--trust-proxy`); default none.
  */
 export function accessLogLine(req: IncomingMessage, note: RequestNote, status: number, bytes: number, error: ErrorCode | undefined, durationMs: number, trusted?: TrustedProxies): string {
+  const remote = clientAddress(req.socket.remoteAddress, trusted === undefined ? undefined : forwardedFor(req), trusted);
+  return formatLine(req.method, req.url, remote, req.headers?.['user-agent'], note, status, bytes, error, durationMs);
+}
+
+/**
+ * {@link accessLogLine} from the request's facts as the observer keeps them until its batch is
+ * written: the method, the target (read only when no route matched), the client's address as
+ * `clientAddress` gave it, and the `User-Agent` value.
+ */
+function formatLine(method: string | undefined, url: string | undefined, remote: string | undefined, userAgent: string | undefined,
+  note: RequestNote, status: number, bytes: number, error: ErrorCode | undefined, durationMs: number): string {
   if (note.time !== timeMs) {
     timeMs = note.time;
     timeText = new Date(timeMs).toISOString();
@@ -64,10 +75,8 @@ export function accessLogLine(req: IncomingMessage, note: RequestNote, status: n
     params = query.filters !== null ? `{"limit":${query.limit},"filters":${JSON.stringify(query.filters.text)}}`
       : query.key === null ? `{"limit":${query.limit}}` : `{"limit":${query.limit},"${keyName}":"${query.key}"}`;
   }
-  const path = route !== undefined ? route.path : JSON.stringify(unroutedPath(req.url ?? '/')).slice(1, -1);
-  const remote = clientAddress(req.socket.remoteAddress, trusted === undefined ? undefined : forwardedFor(req), trusted);
-  const userAgent = req.headers?.['user-agent'];
-  return `{"time":"${timeText}","request_id":"${note.requestId}","method":${JSON.stringify(req.method ?? null)},"path":"${path}","params":${params},` +
+  const path = route !== undefined ? route.path : JSON.stringify(unroutedPath(url ?? '/')).slice(1, -1);
+  return `{"time":"${timeText}","request_id":"${note.requestId}","method":${method === 'GET' ? '"GET"' : JSON.stringify(method ?? null)},"path":"${path}","params":${params},` +
     `"status":${status},"error":${error === undefined ? 'null' : `"${error}"`},"bytes":${bytes},"duration_ms":${Math.round(durationMs * 1000) / 1000},` +
     `"key_id":${note.keyId === undefined ? 'null' : JSON.stringify(note.keyId)},"plan":${note.plan === undefined ? 'null' : JSON.stringify(note.plan)},` +
     `"remote":${remote === undefined ? 'null' : JSON.stringify(remote)},"user_agent":${userAgent === undefined ? 'null' : JSON.stringify(cutUserAgent(userAgent))}}`;
@@ -93,16 +102,50 @@ export function unroutedPath(url: string): string {
   return path.split('/').map((segment) => (segment.length > MAX_UNROUTED_SEGMENT && !ROUTE_SEGMENTS.has(segment) ? '…' : segment)).join('/');
 }
 
+/** Values kept per response until its batch is written: see {@link accessLogObserver}. */
+const KEPT_VALUES = 9;
+
 /**
- * An observer that writes each response's line to a sink.
+ * Most responses whose lines wait for the end of the event loop's turn; the line of the next
+ * one writes them at once. A turn seldom answers more (one request per connection read).
+ */
+export const MAX_WAITING_LINES = 256;
+
+/**
+ * An observer that writes each response's line to a sink, in batches: a response leaves the
+ * few values its line needs (its note, status, bytes, error, duration, method, target, client
+ * address and user agent, all references to what exists already), and the lines of one turn of
+ * the event loop are made and handed to the sink together, after the turn's I/O (`setImmediate`),
+ * or at once when {@link MAX_WAITING_LINES} wait. Made one by one between the requests, a line
+ * cost about four times what the same work costs in a loop: measured with the server's own
+ * load, batching gave filings 5 % more req/s (docs/performance-notes.md). Lines keep the order
+ * of their responses; {@link ResponseObserver.flush} writes what waits (before the sink closes).
  *
  * @param sink - receives one line without its newline (see `openAccessLog`).
  * @param trusted - proxies whose `X-Forwarded-For` names the client; default none.
  */
 export function accessLogObserver(sink: (line: string) => void, trusted?: TrustedProxies): ResponseObserver {
+  // KEPT_VALUES per response, in the order pushed below.
+  const waiting: unknown[] = [];
+  const flushWaiting = (): void => {
+    try {
+      for (let at = 0; at < waiting.length; at += KEPT_VALUES) {
+        sink(formatLine(waiting[at + 5] as string | undefined, waiting[at + 6] as string | undefined, waiting[at + 7] as string | undefined,
+          waiting[at + 8] as string | undefined, waiting[at] as RequestNote, waiting[at + 1] as number, waiting[at + 2] as number,
+          waiting[at + 3] as ErrorCode | undefined, waiting[at + 4] as number));
+      }
+    } finally {
+      // A sink that threw leaves nothing behind to be written twice.
+      waiting.length = 0;
+    }
+  };
   return {
     responded(req, note, status, bytes, error, durationMs) {
-      sink(accessLogLine(req, note, status, bytes, error, durationMs, trusted));
+      const remote = clientAddress(req.socket.remoteAddress, trusted === undefined ? undefined : forwardedFor(req), trusted);
+      if (waiting.length === 0) setImmediate(flushWaiting);
+      waiting.push(note, status, bytes, error, durationMs, req.method, req.url, remote, req.headers?.['user-agent']);
+      if (waiting.length >= MAX_WAITING_LINES * KEPT_VALUES) flushWaiting();
     },
+    flush: flushWaiting,
   };
 }

@@ -20,6 +20,7 @@ export interface Eyes {
   openMetrics(sources: MetricsSources): Promise<void> | undefined;
   /** The metrics, once opened. */
   metrics(): Metrics | undefined;
+  /** Hands the access log the lines still waiting for the end of the turn, and closes the metrics. */
   close(): void;
 }
 
@@ -51,6 +52,7 @@ export function createEyes(accessLog: ((line: string) => void) | AccessLogSink |
     },
     metrics: () => metrics,
     close() {
+      observer?.flush?.();
       metrics?.close();
     },
   };

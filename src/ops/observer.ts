@@ -43,6 +43,8 @@ export interface ResponseObserver {
    * @param durationMs - from the handler taking the request to the response handed to the socket.
    */
   responded(req: IncomingMessage, note: RequestNote, status: number, bytes: number, error: ErrorCode | undefined, durationMs: number): void;
+  /** Writes what it keeps of the responses told so far (an observer that writes later); called before the process stops. */
+  flush?(): void;
 }
 
 /**
@@ -55,6 +57,9 @@ export function combineObservers(observers: readonly (ResponseObserver | undefin
   return {
     responded(req, note, status, bytes, error, durationMs) {
       for (const observer of present) observer.responded(req, note, status, bytes, error, durationMs);
+    },
+    flush() {
+      for (const observer of present) observer.flush?.();
     },
   };
 }

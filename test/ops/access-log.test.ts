@@ -7,7 +7,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { accessLogLine, unroutedPath } from '../../src/ops/access-log-line.js';
+import { accessLogLine, accessLogObserver, MAX_WAITING_LINES, unroutedPath } from '../../src/ops/access-log-line.js';
+import { newNote } from '../../src/ops/observer.js';
+import { setImmediate as turnEnd } from 'node:timers/promises';
 import { openAccessLog } from '../../src/ops/access-log.js';
 import { KEYS, startHarness, withKey } from '../helpers/harness.js';
 import { fixtureDir, startServe } from '../helpers/serve-process.js';
@@ -78,6 +80,47 @@ test('an unrouted path is cut to short segments, without its query', () => {
   assert.deepEqual(JSON.parse(line), {
     time: '1970-01-01T00:00:00.000Z', request_id: 'r', method: 'GET', path: '/x', params: null, status: 404, error: 'not_found', bytes: 10, duration_ms: 0, key_id: null, plan: null, remote: null, user_agent: null,
   });
+});
+
+test('bursts of pipelined requests answered in one turn get every line, in the order of their responses', async (t) => {
+  const lines: string[] = [];
+  const h = await startHarness(t, { accessLog: (line) => lines.push(line) });
+  // Four connections that each send their requests at once: turns answer several requests, of
+  // several connections, whose lines wait together (a full batch within a turn is the next test's).
+  const perConnection = 40;
+  const bursts = [0, 1, 2, 3].map((c) => Array.from({ length: perConnection }, (_, i) => 1 + ((c + i) % 3)));
+  const exchanges = await Promise.all(bursts.map((limits) => exchange(h.base, limits.map((limit, i) => get(`/api/v1/finance/filings?ticker=AAPL&limit=${limit}`,
+    { ...withKey(KEYS.founders), ...(i === limits.length - 1 ? { connection: 'close' } : {}) })).join(''))));
+  const logged = lines.map((line) => JSON.parse(line) as { request_id: string; params: { limit: number } });
+  assert.equal(logged.length, 4 * perConnection);
+  const counter = (id: string): number => Number.parseInt(id.split('-')[1]!, 36);
+  assert.deepEqual(logged.map((line) => counter(line.request_id)), Array.from({ length: logged.length }, (_, i) => i), 'in the order answered');
+  const byId = new Map(logged.map((line) => [line.request_id, line.params.limit]));
+  exchanges.forEach(({ responses }, c) => {
+    assert.equal(responses.length, perConnection);
+    assert.deepEqual(responses.map((response) => byId.get(response.headers['x-request-id']!)), bursts[c], 'each response has its own line');
+  });
+});
+
+test('the access log observer writes its lines after the turn, at once past its batch, and on flush', async () => {
+  const lines: string[] = [];
+  const observer = accessLogObserver((line) => lines.push(line));
+  const req = { method: 'GET', url: '/x', socket: { remoteAddress: '192.0.2.1' }, headers: { 'user-agent': 'ua' } } as never;
+  const respond = (n: number): void => observer.responded(req, newNote(`r${n}`, 0), 404, n, 'not_found', 0);
+  respond(0);
+  respond(1);
+  assert.equal(lines.length, 0, 'waiting for the end of the turn');
+  await turnEnd();
+  assert.deepEqual(lines.map((line) => (JSON.parse(line) as { request_id: string }).request_id), ['r0', 'r1']);
+  lines.length = 0;
+  for (let n = 0; n < MAX_WAITING_LINES; n++) respond(n);
+  assert.equal(lines.length, MAX_WAITING_LINES, 'a full batch is written at once');
+  respond(-1);
+  observer.flush!();
+  assert.equal(lines.length, MAX_WAITING_LINES + 1);
+  assert.equal((JSON.parse(lines.at(-1)!) as { remote: string; bytes: number }).bytes, -1);
+  await turnEnd();
+  assert.equal(lines.length, MAX_WAITING_LINES + 1, 'nothing is written twice');
 });
 
 test('openAccessLog writes queued lines to a file in batches that end at a line end, and close flushes', async (t) => {
