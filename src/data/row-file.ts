@@ -28,9 +28,13 @@ export interface FileIdentity {
 /**
  * Bytes of pages read from a version's files that are kept for the next request for the same
  * page, per version in each thread (most recently used kept): a popular first page, a poller,
- * clients paging together cost no read.
+ * clients paging together cost no read. 256 MiB: a page not kept costs a read per row of a
+ * ticker's list (its rows are apart in the file) and a new buffer, and least-recently-used keeping
+ * keeps nothing of a rotation over more pages than it holds. The benchmark's rotation over the
+ * first pages of 5,102 tickers (65 MB) answered 8k req/s with 32 MiB kept, 23-26k with 256 MiB,
+ * as many as with the rows in memory (docs/performance-notes.md).
  */
-export const KEPT_PAGE_BYTES = 32 * 1024 * 1024;
+export const KEPT_PAGE_BYTES = 256 * 1024 * 1024;
 
 /**
  * The pages of one version read from its files and kept for the next request for the same page
