@@ -13,7 +13,8 @@ import { FedSnapshots } from '../data/snapshot-source.js';
 import { unpackSnapshot } from '../data/snapshot-share.js';
 import { releaseOldVersionSoon } from '../data/release.js';
 import { readServeConfig, type ServeConfig } from './serve-config.js';
-import { SERVE_SETTINGS } from '../settings/table.js';
+import { HANDLER_SETTINGS, SERVE_SETTINGS } from '../settings/table.js';
+import { MIB } from '../data/row-file.js';
 import { serveOne } from './serve-one.js';
 import { WORKER_READY } from './cluster.js';
 import { TEST_CRASH_VARIABLE, type ThreadData, type ToThread } from './thread-messages.js';
@@ -28,7 +29,8 @@ async function main(): Promise<number> {
   } = config;
   const log = createLogger({ format: logFormat, fields: { worker: data.id } });
   const signals = new EventEmitter();
-  const source = new FedSnapshots(unpackSnapshot(data.snapshot));
+  const keptPageBytes = (config.keptPagesMib ?? HANDLER_SETTINGS.keptPagesMib.default) * MIB;
+  const source = new FedSnapshots(unpackSnapshot(data.snapshot, keptPageBytes));
   // `workerData` lives as long as the thread: without this, the first version's memory would
   // stay held after a reload.
   delete (data as { snapshot?: unknown }).snapshot;
@@ -45,7 +47,7 @@ async function main(): Promise<number> {
         signals.emit(message.signal);
         break;
       case 'snapshot':
-        source.feed(unpackSnapshot(message.snapshot));
+        source.feed(unpackSnapshot(message.snapshot, keptPageBytes));
         break;
       case 'metrics': {
         const metrics = typeof unit === 'object' ? unit.running.handler.metrics() : undefined;

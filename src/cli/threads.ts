@@ -70,8 +70,9 @@ export async function runThreads(config: ServeConfig, argv: readonly string[], l
   const dir = config.snapshotsDir ?? HANDLER_SETTINGS.snapshotsDir.default;
   const watchIntervalMs = config.watchIntervalMs ?? HANDLER_SETTINGS.watchIntervalMs.default;
   const rowsIn = config.rowsIn ?? HANDLER_SETTINGS.rowsIn.default;
+  // The main thread serves no page: each thread keeps its own (thread-main.ts), so this keeps none.
   const snapshots = new Reloader<SnapshotIndex>({
-    name: 'snapshot', load: () => loadSnapshot(dir, undefined, { rowsIn }), watchPath: join(dir, CURRENT_FILE), watchIntervalMs, log,
+    name: 'snapshot', load: () => loadSnapshot(dir, undefined, { rowsIn, keptPageBytes: 0 }), watchPath: join(dir, CURRENT_FILE), watchIntervalMs, log,
     describe: (s) => describeSnapshot(s, dir),
     unchanged: async (s) => (await readCurrentVersion(dir).catch(() => undefined)) === s.version,
   });

@@ -25,6 +25,9 @@ export interface FileIdentity {
   readonly mtimeMs: number;
 }
 
+/** Bytes in a MiB (the unit of `--kept-pages-mib`). */
+export const MIB = 1024 * 1024;
+
 /**
  * Bytes of pages read from a version's files that are kept for the next request for the same
  * page, per version in each thread (most recently used kept): a popular first page, a poller,
@@ -32,9 +35,10 @@ export interface FileIdentity {
  * ticker's list (its rows are apart in the file) and a new buffer, and least-recently-used keeping
  * keeps nothing of a rotation over more pages than it holds. The benchmark's rotation over the
  * first pages of 5,102 tickers (65 MB) answered 8k req/s with 32 MiB kept, 23-26k with 256 MiB,
- * as many as with the rows in memory (docs/performance-notes.md).
+ * as many as with the rows in memory (docs/performance-notes.md). The default of the handler's
+ * `keptPagesMib` (`--kept-pages-mib`).
  */
-export const KEPT_PAGE_BYTES = 256 * 1024 * 1024;
+export const KEPT_PAGE_BYTES = 256 * MIB;
 
 /**
  * The pages of one version read from its files and kept for the next request for the same page

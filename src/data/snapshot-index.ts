@@ -86,6 +86,12 @@ export interface LoadOptions {
    * row-file.ts). A version without index files is always held in memory. Default: `file`.
    */
   rowsIn?: RowsIn;
+  /**
+   * With `rowsIn: 'file'`, bytes of answered pages this version keeps in the loading thread
+   * (each thread that serves it keeps its own: `unpackSnapshot`). Default: `KEPT_PAGE_BYTES` of
+   * row-file.ts (256 MiB).
+   */
+  keptPageBytes?: number;
   /** Bytes read (and hashed) at a time, from 1. Default: 1 MiB (tests lower it so that rows straddle pieces). */
   pieceBytes?: number;
 }
@@ -122,7 +128,7 @@ export async function loadSnapshot(root: string, version?: string, options: Load
   // inline when quiet, 7.2-8.0 s against 7.2-7.3 s with another process busy on one of 2 cores.
   const hasher = startHasher({ onWorker: options.hashOnWorker ?? (fromFile && availableParallelism() >= 2 ? true : undefined), pieceBytes: options.pieceBytes });
   const indexes = readIndexesAhead(dir, manifest);
-  const kept = new KeptPages();
+  const kept = new KeptPages(options.keptPageBytes);
   try {
     for (const kind of ROW_KINDS) {
       ({ lists: lists[kind], filters: filters[kind] } = await loadKind(dir, kind, manifest, splitBytes, turns, hasher, indexes.get(kind), fromFile ? kept : undefined));

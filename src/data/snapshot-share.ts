@@ -130,11 +130,16 @@ export function packSnapshot(index: SnapshotIndex): PackedSnapshot {
   return { version: index.version, tag: index.tag, manifest: index.manifest, rowCounts: index.rowCounts, kinds };
 }
 
-/** Rebuilds, in the receiving thread, the snapshot {@link packSnapshot} described. */
-export function unpackSnapshot(packed: PackedSnapshot): SnapshotIndex {
+/**
+ * Rebuilds, in the receiving thread, the snapshot {@link packSnapshot} described.
+ *
+ * @param keptPageBytes - bytes of answered pages this thread keeps for the version (rows in their
+ *   files). Default: `KEPT_PAGE_BYTES` of row-file.ts.
+ */
+export function unpackSnapshot(packed: PackedSnapshot, keptPageBytes?: number): SnapshotIndex {
   const lists = {} as Record<RowKind, ServedLists>;
   const filters = {} as Record<RowKind, KindFilterIndex>;
-  const kept = new KeptPages();
+  const kept = new KeptPages(keptPageBytes);
   for (const kind of ROW_KINDS) {
     const data = packed.kinds[kind];
     const t = data.table;

@@ -15,6 +15,7 @@ import { openLimits } from '../guard/open-limits.js';
 import { createLoadSampler } from '../guard/load-sampler.js';
 import { Reloader } from '../data/reloader.js';
 import { loadSnapshot, type SnapshotIndex } from '../data/snapshot-index.js';
+import { MIB } from '../data/row-file.js';
 import { CURRENT_FILE } from '../data/snapshot-format.js';
 import { readCurrentVersion } from '../data/snapshot-reader.js';
 import { describeSnapshot } from '../data/snapshot-source.js';
@@ -120,7 +121,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
 
   const source = opts.snapshotSource;
   const snapshots = new Reloader<SnapshotIndex>({
-    name: 'snapshot', load: source ? () => source.load() : () => loadSnapshot(opts.snapshotsDir, undefined, { rowsIn: opts.rowsIn }), watchPath: `${opts.snapshotsDir}/${CURRENT_FILE}`,
+    name: 'snapshot', load: source ? () => source.load() : () => loadSnapshot(opts.snapshotsDir, undefined, { rowsIn: opts.rowsIn, keptPageBytes: opts.keptPagesMib * MIB }), watchPath: `${opts.snapshotsDir}/${CURRENT_FILE}`,
     watchIntervalMs: opts.watchIntervalMs, log,
     describe: (s) => describeSnapshot(s, opts.snapshotsDir),
     unchanged: source ? (s) => source.unchanged(s) : async (s) => (await readCurrentVersion(opts.snapshotsDir).catch(() => undefined)) === s.version,

@@ -58,6 +58,18 @@ export const HANDLER_SETTINGS = Object.freeze({
     help: "where a version's rows are held: read from their file per page, or copied to memory",
     doc: "where a version's rows are held: `file`, checked at load, then read per page through the page cache that every worker shares, or `memory`, copied into each process (see [Memory and disk](#memory-and-disk))",
   }),
+  /**
+   * With `rowsIn: 'file'`, MiB of answered pages kept per version in each serving thread for the
+   * next request for the same page, least recently used forgotten first (row-file.ts). A page not
+   * kept costs a read per row of a ticker's list; more distinct pages asked in turn than this
+   * holds cost about three times the CPU each. 0 keeps each list's last page only until another
+   * list's is read. Default 256.
+   */
+  keptPagesMib: setting({
+    kind: whole(0, 1_048_576), default: 256, flag: 'kept-pages-mib', env: 'EQF_KEPT_PAGES_MIB', placeholder: 'MIB',
+    help: 'MiB of answered pages kept per serving thread, with --rows-in file',
+    doc: 'with `rowsIn` `file`: MiB of answered pages kept per version in each serving thread, least recently used forgotten first; a page not kept is a read per row (see [Memory and disk](#memory-and-disk))',
+  }),
   /** Keys file (docs/api.md §4). Default: the embedded `keys.demo.json` (a warning is logged). */
   keysFile: setting({
     kind: text, default: DEFAULT_KEYS_FILE, shown: 'the embedded `keys.demo.json`',

@@ -10,7 +10,7 @@ import { fstatSync, openSync, writeSync } from 'node:fs';
 import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { identityOf, KeptPages, readRowPrefix, readRun, reopenRowFile, rowFileOf } from '../../src/data/row-file.js';
+import { identityOf, KEPT_PAGE_BYTES, KeptPages, readRowPrefix, readRun, reopenRowFile, rowFileOf } from '../../src/data/row-file.js';
 import { loadSnapshot } from '../../src/data/snapshot-index.js';
 import { makeList, pageBytes, type RowTable } from '../../src/data/page.js';
 import { tempVersion } from '../helpers/snapshot-files.js';
@@ -65,6 +65,20 @@ test('pages kept from a version\'s files stay within their limit, the least rece
   const again = pageBytes(lists.at(-1)!, 'full', 0, 1);
   assert.equal(pageBytes(lists.at(-1)!, 'full', 0, 1), again, 'a kept page is answered from memory');
   assert.equal(pageBytes(lists.at(-1)!, 'facts', 0, 1).toString().endsWith('}'), true, 'another variant is read, not the kept one');
+});
+
+test('a version keeps the answered pages it was loaded to keep: 0 keeps only the page last read', async (t) => {
+  const { root } = await tempVersion(t);
+  const byDefault = await loadSnapshot(root, undefined, { rowsIn: 'file' });
+  assert.equal(byDefault.list('filings', null).table.file!.kept.limit, KEPT_PAGE_BYTES);
+  const snapshot = await loadSnapshot(root, undefined, { rowsIn: 'file', keptPageBytes: 0 });
+  const [first, second] = [snapshot.list('filings', 'AAPL'), snapshot.list('filings', 'MSFT')];
+  assert.equal(first.table.file!.kept.limit, 0);
+  pageBytes(first, 'full', 0, 1);
+  assert.notEqual(first.lastSlice, undefined);
+  pageBytes(second, 'full', 0, 1);
+  assert.equal(first.lastSlice, undefined, 'forgotten once another list read its page');
+  assert.notEqual(second.lastSlice, undefined);
 });
 
 test('a thread opening a file again refuses one that is not the file its version checked', async (t) => {
