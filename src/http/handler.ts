@@ -113,7 +113,7 @@ export function createHandler(options: HandlerOptions = {}): Handler {
   const { now, log } = opts;
   const limiter = new Limiter({ now, sweepIntervalMs: opts.limiterSweepIntervalMs });
   const { limits, opening: storeOpening } = openLimits(opts, limiter, log);
-  const eyes = createEyes(opts.accessLog, opts.metrics, opts.trustProxy);
+  const eyes = createEyes(opts.accessLog, opts.metrics, opts.trustProxy, log);
   const { observing } = eyes;
   const inFlight = new InFlight();
   const sampler = opts.breaker.sample ? undefined : createLoadSampler({ inFlight: () => inFlight.count });

@@ -118,22 +118,32 @@ export const MAX_WAITING_LINES = 256;
  * the event loop are made and handed to the sink together, after the turn's I/O (`setImmediate`),
  * or at once when {@link MAX_WAITING_LINES} wait. Made one by one between the requests, a line
  * cost about four times what the same work costs in a loop: measured with the server's own
- * load, batching gave filings 5 % more req/s (docs/performance-notes.md). Lines keep the order
+ * load, batching gave filings 7 % more req/s (docs/performance-notes.md). Lines keep the order
  * of their responses; {@link ResponseObserver.flush} writes what waits (before the sink closes).
  *
  * @param sink - receives one line without its newline (see `openAccessLog`).
  * @param trusted - proxies whose `X-Forwarded-For` names the client; default none.
+ * @param onError - told of the first error a sink threw in a batch (the batch's other lines are
+ *   still handed to it); default: nothing is told.
  */
-export function accessLogObserver(sink: (line: string) => void, trusted?: TrustedProxies): ResponseObserver {
+export function accessLogObserver(sink: (line: string) => void, trusted?: TrustedProxies, onError: (error: unknown) => void = () => {}): ResponseObserver {
   // KEPT_VALUES per response, in the order pushed below.
   const waiting: unknown[] = [];
   const flushWaiting = (): void => {
     try {
+      let failed: unknown;
       for (let at = 0; at < waiting.length; at += KEPT_VALUES) {
-        sink(formatLine(waiting[at + 5] as string | undefined, waiting[at + 6] as string | undefined, waiting[at + 7] as string | undefined,
-          waiting[at + 8] as string | undefined, waiting[at] as RequestNote, waiting[at + 1] as number, waiting[at + 2] as number,
-          waiting[at + 3] as ErrorCode | undefined, waiting[at + 4] as number));
+        try {
+          sink(formatLine(waiting[at + 5] as string | undefined, waiting[at + 6] as string | undefined, waiting[at + 7] as string | undefined,
+            waiting[at + 8] as string | undefined, waiting[at] as RequestNote, waiting[at + 1] as number, waiting[at + 2] as number,
+            waiting[at + 3] as ErrorCode | undefined, waiting[at + 4] as number));
+        } catch (error) {
+          failed ??= error;
+        }
       }
+      // Written after the turn, a sink's throw would reach no handler and end the process: it is
+      // told once per batch instead, and the batch's other lines are still handed over.
+      if (failed !== undefined) onError(failed);
     } finally {
       // A sink that threw leaves nothing behind to be written twice.
       waiting.length = 0;

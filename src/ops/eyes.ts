@@ -7,6 +7,7 @@ import type { SentHook } from '../http/respond.js';
 import { accessLogObserver } from './access-log-line.js';
 import type { AccessLogSink } from './access-log.js';
 import type { TrustedProxies } from './client-address.js';
+import type { LogSink } from './logger.js';
 import { openMetrics, type Metrics, type MetricsSources } from './metrics.js';
 import { combineObservers, NOTE, type NotedResponse, type ResponseObserver } from './observer.js';
 
@@ -29,11 +30,13 @@ export interface Eyes {
  *   counts the lines it dropped (for `eqf_access_log_dropped_total`); undefined for none.
  * @param metricsOn - whether to keep metrics.
  * @param trusted - proxies whose `X-Forwarded-For` gives the access log's `remote`; default none.
+ * @param log - the operational log: told when the access log's sink throws; default nothing.
  */
-export function createEyes(accessLog: ((line: string) => void) | AccessLogSink | undefined, metricsOn: boolean, trusted?: TrustedProxies): Eyes {
+export function createEyes(accessLog: ((line: string) => void) | AccessLogSink | undefined, metricsOn: boolean, trusted?: TrustedProxies, log?: LogSink): Eyes {
   const sink = typeof accessLog === 'object' ? accessLog : undefined;
   const writeLine = sink === undefined ? accessLog as ((line: string) => void) | undefined : (line: string) => sink.write(line);
-  let observer: ResponseObserver | undefined = writeLine ? accessLogObserver(writeLine, trusted) : undefined;
+  const sinkFailed = (error: unknown): void => log?.(`access log: the sink threw (${(error as Error)?.message ?? String(error)}); those lines are lost`, 'error');
+  let observer: ResponseObserver | undefined = writeLine ? accessLogObserver(writeLine, trusted, sinkFailed) : undefined;
   let metrics: Metrics | undefined;
   const observing = accessLog !== undefined || metricsOn;
   const onSent: SentHook = (req, res, status, bytes, error) => {

@@ -102,6 +102,17 @@ test('bursts of pipelined requests answered in one turn get every line, in the o
   });
 });
 
+test('a sink that throws loses its lines and says so in the operational log; the requests are answered and the process goes on', async (t) => {
+  let calls = 0;
+  const h = await startHarness(t, { accessLog: () => { calls++; throw new Error('the disk is gone'); } });
+  for (let i = 0; i < 3; i++) {
+    const response = await h.get('/api/v1/finance/filings?ticker=AAPL&limit=1', withKey(KEYS.founders));
+    assert.equal(response.status, 200);
+  }
+  assert.ok(calls >= 3, `the sink was handed every line (${calls})`);
+  assert.ok(h.logs.some((line) => line.includes('access log: the sink threw (the disk is gone); those lines are lost')), JSON.stringify(h.logs));
+});
+
 test('the access log observer writes its lines after the turn, at once past its batch, and on flush', async () => {
   const lines: string[] = [];
   const observer = accessLogObserver((line) => lines.push(line));
