@@ -56,8 +56,10 @@ async function main(): Promise<number> {
     return 1;
   }
   const serve = join(OUT, `snap-c10000-f${flags.quick ? 100_000 : 1_000_000}-s1-r0`);
-  const rotation = join(OUT, 'rotation-tickers.txt');
-  const responses = join(OUT, 'bare-responses.json');
+  // Each mode's own rotation and captured answers (run.ts writes both per mode).
+  const suffix = flags.quick ? '-quick' : '';
+  const rotation = join(OUT, `rotation-tickers${suffix}.txt`);
+  const responses = join(OUT, `bare-responses${suffix}.json`);
   for (const needed of [serve, rotation, ...([flags.a, flags.b].some((x) => x === 'bare' || x === 'floor') ? [responses] : [])]) {
     if (!existsSync(needed)) {
       process.stderr.write(`${needed} is missing: run npm run bench${flags.quick ? ' -- --quick' : ''} once first\n`);

@@ -95,8 +95,12 @@ async function main(): Promise<number> {
     scale.push({ filings, ndjsonBytes: await ndjsonBytes(join(dir, 'snapshots')), ...measured });
   }
 
-  // The rotation: tickers with at least 20 filings, so every answer holds 20 rows.
-  const rotation = join(OUT, 'rotation-tickers.txt');
+  // The rotation: tickers with at least 20 filings, so every answer holds 20 rows. A quick run
+  // writes its own files (its snapshot has a tenth of the tickers): head-to-head.ts and
+  // scale-pages.ts read the full run's, and a quick run's 511 tickers once stood in for its 5,102
+  // unnoticed (their pages fit in what a version kept; the full rotation's did not).
+  const suffix = quick ? '-quick' : '';
+  const rotation = join(OUT, `rotation-tickers${suffix}.txt`);
   const tickers = (await readFile(join(serve, 'tickers.txt'), 'utf8')).trim().split('\n').map((l) => l.split(' '))
     .filter(([, n]) => Number(n) >= 20).map(([t]) => t!);
   await writeFile(rotation, tickers.map((t) => `${t}\n`).join(''));
@@ -123,7 +127,7 @@ async function main(): Promise<number> {
       captured[`/bare/${endpoint.name}`] = { headers, body };
       bodyBytes[endpoint.name] = Buffer.byteLength(body);
     }
-    const responsesFile = join(OUT, 'bare-responses.json');
+    const responsesFile = join(OUT, `bare-responses${suffix}.json`);
     await writeFile(responsesFile, JSON.stringify(captured));
     bare = await startServer([join(BENCH_DIR, 'bare-server.mjs'), responsesFile]);
     floor = await startServer([join(BENCH_DIR, 'floor-server.mjs'), responsesFile, join(serve, 'keys.json'), rotation, tickerEndpoints()]);
