@@ -50,8 +50,7 @@ let timeText = '';
  * @param trusted - proxies whose `X-Forwarded-For` names the client (`--trust-proxy`); default none.
  */
 export function accessLogLine(req: IncomingMessage, note: RequestNote, status: number, bytes: number, error: ErrorCode | undefined, durationMs: number, trusted?: TrustedProxies): string {
-  const remote = clientAddress(req.socket.remoteAddress, trusted === undefined ? undefined : forwardedFor(req), trusted);
-  return formatLine(req.method, req.url, remote, req.headers?.['user-agent'], note, status, bytes, error, durationMs);
+  return formatLine(req.method, req.url, remoteOf(req, trusted), req.headers?.['user-agent'], note, status, bytes, error, durationMs);
 }
 
 /**
@@ -80,6 +79,11 @@ function formatLine(method: string | undefined, url: string | undefined, remote:
     `"status":${status},"error":${error === undefined ? 'null' : `"${error}"`},"bytes":${bytes},"duration_ms":${Math.round(durationMs * 1000) / 1000},` +
     `"key_id":${note.keyId === undefined ? 'null' : JSON.stringify(note.keyId)},"plan":${note.plan === undefined ? 'null' : JSON.stringify(note.plan)},` +
     `"remote":${remote === undefined ? 'null' : JSON.stringify(remote)},"user_agent":${userAgent === undefined ? 'null' : JSON.stringify(cutUserAgent(userAgent))}}`;
+}
+
+/** The line's `remote`: the socket's peer, or the client a trusted proxy names (`clientAddress`). */
+function remoteOf(req: IncomingMessage, trusted: TrustedProxies | undefined): string | undefined {
+  return clientAddress(req.socket.remoteAddress, trusted === undefined ? undefined : forwardedFor(req), trusted);
 }
 
 /** `X-Forwarded-For`, as Node joined it (one text), or undefined. */
@@ -145,15 +149,14 @@ export function accessLogObserver(sink: (line: string) => void, trusted?: Truste
       // told once per batch instead, and the batch's other lines are still handed over.
       if (failed !== undefined) onError(failed);
     } finally {
-      // A sink that threw leaves nothing behind to be written twice.
+      // Whatever threw (a line's making, the error's listener), no line is written twice.
       waiting.length = 0;
     }
   };
   return {
     responded(req, note, status, bytes, error, durationMs) {
-      const remote = clientAddress(req.socket.remoteAddress, trusted === undefined ? undefined : forwardedFor(req), trusted);
       if (waiting.length === 0) setImmediate(flushWaiting);
-      waiting.push(note, status, bytes, error, durationMs, req.method, req.url, remote, req.headers?.['user-agent']);
+      waiting.push(note, status, bytes, error, durationMs, req.method, req.url, remoteOf(req, trusted), req.headers?.['user-agent']);
       if (waiting.length >= MAX_WAITING_LINES * KEPT_VALUES) flushWaiting();
     },
     flush: flushWaiting,
