@@ -30,9 +30,9 @@ export const MIB = 1024 * 1024;
 
 /**
  * Bytes of pages read from a version's files that are kept for the next request for the same
- * page, per version in each thread (most recently used kept): a popular first page, a poller,
+ * page, per version in each thread (see {@link KeptPages}): a popular first page, a poller,
  * clients paging together cost no read. 256 MiB: a page not kept costs a read per row of a
- * ticker's list (its rows are apart in the file) and a new buffer, and least-recently-used keeping
+ * ticker's list (its rows are apart in the file) and a new buffer, and keeping the recently used
  * keeps nothing of a rotation over more pages than it holds. The benchmark's rotation over the
  * first pages of 5,102 tickers (65 MB) answered 8k req/s with 32 MiB kept, 23-26k with 256 MiB,
  * as many as with the rows in memory (docs/performance-notes.md). The default of the handler's
@@ -42,17 +42,20 @@ export const KEPT_PAGE_BYTES = 256 * MIB;
 
 /**
  * The pages of one version read from its files and kept for the next request for the same page
- * (page.ts): the lists that keep one, least recently used first, and the bytes they keep. One per
- * version (per thread), so that a page kept never holds an old version after a reload.
+ * (page.ts): the lists that keep one, in the order they were placed, and the bytes they keep. Past
+ * the limit, pages are forgotten by second chance (the clock algorithm, an approximation of least
+ * recently used): from the list placed longest ago, one whose page was answered again since it was
+ * placed is placed anew, and the first that was not forgets its page. One per version (per
+ * thread), so that a page kept never holds an old version after a reload.
  */
 export class KeptPages {
-  /** Lists keeping a page, least recently used first. */
-  readonly lists = new Set<{ lastSlice: Buffer | undefined }>();
+  /** Lists keeping a page, placed longest ago first. */
+  readonly lists = new Set<{ lastSlice: Buffer | undefined; keptUsed: boolean }>();
   /** Bytes of their pages. */
   bytes = 0;
 
   /**
-   * @param limit - most bytes kept: past it the least recently used lists forget their page (a
+   * @param limit - most bytes kept: past it lists forget their page by second chance (a
    *   page larger than the limit alone is kept until the next one). Default
    *   {@link KEPT_PAGE_BYTES}.
    */

@@ -60,15 +60,16 @@ export const HANDLER_SETTINGS = Object.freeze({
   }),
   /**
    * With `rowsIn: 'file'`, MiB of answered pages kept per version in each serving thread for the
-   * next request for the same page, least recently used forgotten first (row-file.ts). A page not
-   * kept costs a read per row of a ticker's list; more distinct pages asked in turn than this
-   * holds cost about three times the CPU each. 0 keeps each list's last page only until another
-   * list's is read. Default 256.
+   * next request for the same page, forgotten by second chance past the limit (a page answered
+   * again since it was placed is kept over one that was not; row-file.ts). A page not kept costs
+   * a read per row of a ticker's list; more distinct pages asked in turn than this holds cost
+   * about three times the CPU each. 0 keeps each list's last page only until another list's is
+   * read. Default 256.
    */
   keptPagesMib: setting({
     kind: whole(0, 1_048_576), default: 256, flag: 'kept-pages-mib', env: 'EQF_KEPT_PAGES_MIB', placeholder: 'MIB',
     help: 'MiB of answered pages kept per serving thread, with --rows-in file',
-    doc: 'with `rowsIn` `file`: MiB of answered pages kept per version in each serving thread, least recently used forgotten first; a page not kept is a read per row (see [Memory and disk](#memory-and-disk))',
+    doc: 'with `rowsIn` `file`: MiB of answered pages kept per version in each serving thread, a page not answered again since it was placed forgotten first (second chance); a page not kept is a read per row (see [Memory and disk](#memory-and-disk))',
   }),
   /** Keys file (docs/api.md §4). Default: the embedded `keys.demo.json` (a warning is logged). */
   keysFile: setting({

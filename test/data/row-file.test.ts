@@ -67,6 +67,25 @@ test('pages kept from a version\'s files stay within their limit, the least rece
   assert.equal(pageBytes(lists.at(-1)!, 'facts', 0, 1).toString().endsWith('}'), true, 'another variant is read, not the kept one');
 });
 
+test('a kept page answered again gets a second chance: the page placed after it is forgotten first', async (t) => {
+  const { root } = await tempVersion(t);
+  const snapshot = await loadSnapshot(root, undefined, { rowsIn: 'file' });
+  const loaded = snapshot.list('filings', null);
+  const pages = [0, 1, 2].map((i) => pageBytes(loaded, 'full', i, 1).length);
+  // Room for the first two pages only.
+  const kept = new KeptPages(pages[0]! + pages[1]! + Math.min(...pages) - 1);
+  const table: RowTable = { ...loaded.table, file: { ...loaded.table.file!, kept } };
+  const [a, b, c] = [0, 1, 2].map((i) => makeList('filings', null, table, loaded.length, Int32Array.of(i), false));
+  pageBytes(a!, 'full', 0, 1);
+  pageBytes(b!, 'full', 0, 1);
+  const answered = pageBytes(a!, 'full', 0, 1);
+  pageBytes(c!, 'full', 0, 1);
+  assert.equal(a!.lastSlice, answered, 'the page answered again is kept');
+  assert.equal(b!.lastSlice, undefined, 'the page not answered again is forgotten, though placed after');
+  assert.deepEqual([...kept.lists], [c, a], 'the list passed over is placed anew');
+  assert.equal(kept.bytes, a!.lastSlice!.length + c!.lastSlice!.length);
+});
+
 test('a version keeps the answered pages it was loaded to keep: 0 keeps only the page last read', async (t) => {
   const { root } = await tempVersion(t);
   const byDefault = await loadSnapshot(root, undefined, { rowsIn: 'file' });
