@@ -34,6 +34,30 @@ let timeMs = Number.NaN;
 let timeText = '';
 
 /**
+ * A string and its JSON text, the last one made: consecutive lines mostly carry the same user
+ * agent, client address, key id and plan, and comparing two short strings costs less than
+ * `JSON.stringify`.
+ */
+class LastJson {
+  #text: string | undefined = undefined;
+  #json = 'null';
+
+  /** The JSON text of `text` (`null` for undefined). */
+  of(text: string | undefined): string {
+    if (text !== this.#text) {
+      this.#text = text;
+      this.#json = text === undefined ? 'null' : JSON.stringify(text);
+    }
+    return this.#json;
+  }
+}
+
+const lastKeyId = new LastJson();
+const lastPlan = new LastJson();
+const lastRemote = new LastJson();
+const lastUserAgent = new LastJson();
+
+/**
  * The log line of one response, without its newline. Built as text, field by field, in the order
  * listed at the top of this file: every value is either the project's own (route paths, error codes, numbers,
  * normalised tickers and CIKs) or passed through `JSON.stringify` (key ids and plans from the
@@ -77,8 +101,8 @@ function formatLine(method: string | undefined, url: string | undefined, remote:
   const path = route !== undefined ? route.path : JSON.stringify(unroutedPath(url ?? '/')).slice(1, -1);
   return `{"time":"${timeText}","request_id":"${note.requestId}","method":${method === 'GET' ? '"GET"' : JSON.stringify(method ?? null)},"path":"${path}","params":${params},` +
     `"status":${status},"error":${error === undefined ? 'null' : `"${error}"`},"bytes":${bytes},"duration_ms":${Math.round(durationMs * 1000) / 1000},` +
-    `"key_id":${note.keyId === undefined ? 'null' : JSON.stringify(note.keyId)},"plan":${note.plan === undefined ? 'null' : JSON.stringify(note.plan)},` +
-    `"remote":${remote === undefined ? 'null' : JSON.stringify(remote)},"user_agent":${userAgent === undefined ? 'null' : JSON.stringify(cutUserAgent(userAgent))}}`;
+    `"key_id":${lastKeyId.of(note.keyId)},"plan":${lastPlan.of(note.plan)},` +
+    `"remote":${lastRemote.of(remote)},"user_agent":${lastUserAgent.of(userAgent === undefined ? undefined : cutUserAgent(userAgent))}}`;
 }
 
 /** The line's `remote`: the socket's peer, or the client a trusted proxy names (`clientAddress`). */

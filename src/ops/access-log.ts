@@ -28,9 +28,11 @@ export interface AccessLogFile extends AccessLogSink {
 }
 
 /**
- * Largest write of queued lines to stdout: POSIX makes writes of up to PIPE_BUF (4096) bytes to a
- * pipe atomic, so with `--workers` the lines of several processes sharing one stdout pipe never
- * mix. A file is opened for appending and gets each batch in one write.
+ * Largest write of queued lines to stdout when it is a pipe or a socket: POSIX makes writes of up
+ * to PIPE_BUF (4096) bytes to a pipe atomic, so with `--workers` the lines of several processes
+ * sharing one stdout pipe never mix. A file (FILE, or stdout redirected to one) and a device
+ * (`/dev/null`) get each batch in one write: 8 writes of 4 KiB to `/dev/null` instead of one cost
+ * about 1 % of filings req/s.
  */
 const MAX_PIPE_WRITE_BYTES = 4096;
 
@@ -53,6 +55,16 @@ export const FLUSH_DELAY_MS = 100;
  * reader that stopped reading grew a server by 230 MB over 840,000 requests.
  */
 export const MAX_HELD_BYTES = 4 * 1024 * 1024;
+
+/** Whether a descriptor is a pipe (FIFO) or a socket; true when it cannot be examined. */
+function isPipeOrSocket(fd: number): boolean {
+  try {
+    const stat = fstatSync(fd);
+    return stat.isFIFO() || stat.isSocket();
+  } catch {
+    return true;
+  }
+}
 
 /** Lines (newline bytes) in a run of queued bytes. */
 function countLines(bytes: Uint8Array): number {
@@ -85,6 +97,9 @@ function countLines(bytes: Uint8Array): number {
  */
 export function openAccessLog(target: string, log: LogSink = createLogger()): AccessLogFile {
   const toStdout = target === 'stdout';
+  // Whether stdout's writes must be cut to PIPE_BUF (see MAX_PIPE_WRITE_BYTES); when fd 1 cannot
+  // be examined, they are.
+  const stdoutInPieces = toStdout && isPipeOrSocket(1);
   // Opened now, so that a path that cannot be written stops the start, not a request.
   let fd: number | undefined = toStdout ? undefined : openSync(target, 'a');
   let dropped = 0;
@@ -165,7 +180,7 @@ export function openAccessLog(target: string, log: LogSink = createLogger()): Ac
     queue = Buffer.allocUnsafe(QUEUE_BYTES);
     // Chunks of whole lines, each at most PIPE_BUF bytes unless one line is longer.
     let start = 0;
-    while (bytes.length - start > MAX_PIPE_WRITE_BYTES) {
+    while (stdoutInPieces && bytes.length - start > MAX_PIPE_WRITE_BYTES) {
       const end = bytes.lastIndexOf(0x0a, start + MAX_PIPE_WRITE_BYTES - 1);
       const cut = end >= start ? end + 1 : bytes.indexOf(0x0a, start) + 1;
       writeStdout(bytes.subarray(start, cut));

@@ -5,7 +5,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { accessLogLine, accessLogObserver, MAX_WAITING_LINES, unroutedPath } from '../../src/ops/access-log-line.js';
 import { newNote } from '../../src/ops/observer.js';
@@ -151,7 +153,11 @@ test('openAccessLog writes queued lines to a file in batches that end at a line 
   assert.deepEqual(lines.slice(5), more);
 });
 
-test('openAccessLog to stdout writes whole UTF-8 lines in chunks of at most PIPE_BUF bytes, a longer line alone, and loses none', () => {
+const stdoutIsPipe = ((stat) => stat.isFIFO() || stat.isSocket())(fstatSync(1));
+
+test('openAccessLog to stdout, a pipe, writes whole UTF-8 lines in chunks of at most PIPE_BUF bytes, a longer line alone, and loses none', {
+  skip: stdoutIsPipe ? false : 'this process\'s stdout is not a pipe (the test runner gives each file one; run it under node --test)',
+}, () => {
   const chunks: Buffer[] = [];
   const write = process.stdout.write;
   // Every write of the log is synchronous within close(): the test runner's own output is not caught.
@@ -178,6 +184,34 @@ test('openAccessLog to stdout writes whole UTF-8 lines in chunks of at most PIPE
     assert.ok(chunk.length <= 4096 || !inside, `a chunk over 4096 bytes (${chunk.length}) holds one line only`);
   }
   assert.ok(chunks.filter((chunk) => chunk.length > 4096).length === 3, 'the three long lines were written alone');
+});
+
+test('openAccessLog to stdout redirected to a file writes each batch in one write, every line whole', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'eqf-stdout-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const file = join(dir, 'out.log');
+  // A child whose stdout is the file counts its writes on stderr: 200 lines of about 110 bytes,
+  // one batch (under 32 KiB), where a pipe would get 6 chunks.
+  const script = `
+    import { openAccessLog } from ${JSON.stringify(new URL('../../src/ops/access-log.ts', import.meta.url).href)};
+    let writes = 0;
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = (chunk, ...rest) => { writes++; return write(chunk, ...rest); };
+    const log = openAccessLog('stdout');
+    for (let i = 0; i < 200; i++) log.write(JSON.stringify({ i, owner: 'Société Générale €', pad: 'x'.repeat(60) }));
+    await log.close();
+    process.stderr.write(String(writes));`;
+  const out = openSync(file, 'w');
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', out, 'pipe'] });
+  closeSync(out);
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (text: string) => { stderr += text; });
+  const [code] = await once(child, 'exit');
+  assert.equal(code, 0, stderr);
+  assert.equal(stderr, '1', 'one write for the batch');
+  const lines = (await readFile(file, 'utf8')).split('\n');
+  assert.equal(lines.pop(), '', 'the last line ends with its newline');
+  assert.deepEqual(lines.map((line) => (JSON.parse(line) as { i: number }).i), Array.from({ length: 200 }, (_, i) => i));
 });
 
 test('serve --access-log FILE: each process appends its lines; --access-log off writes none; stdout is the default', async (t) => {
