@@ -205,7 +205,7 @@ test('openAccessLog to stdout redirected to a file writes each batch in one writ
   const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', out, 'pipe'] });
   closeSync(out);
   let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (text: string) => { stderr += text; });
+  child.stderr!.setEncoding('utf8').on('data', (text: string) => { stderr += text; });
   const [code] = await once(child, 'exit');
   assert.equal(code, 0, stderr);
   assert.equal(stderr, '1', 'one write for the batch');
