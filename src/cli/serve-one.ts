@@ -118,5 +118,27 @@ export async function serveOne(options: ListenOptions, settings: ServeOneSetting
 /** The access log with `"worker":id` as each line's last field (a line is one JSON object). */
 function withWorker(file: AccessLogFile, id: number): AccessLogFile {
   const field = `,"worker":${id}}`;
-  return { ...file, write: (line) => file.write(`${line.slice(0, -1)}${field}`), dropped: () => file.dropped() };
+  const fieldBytes = Buffer.from(field);
+  return {
+    ...file,
+    write: (line) => file.write(`${line.slice(0, -1)}${field}`),
+    // Each line's closing `}` (the byte before its newline) becomes the field and `}`.
+    writeLines: (bytes) => {
+      let lines = 0;
+      for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) lines++;
+      const out = Buffer.allocUnsafe(bytes.length + lines * (fieldBytes.length - 1));
+      let from = 0;
+      let to = 0;
+      for (let end = bytes.indexOf(0x0a); end !== -1; end = bytes.indexOf(0x0a, from)) {
+        out.set(bytes.subarray(from, end - 1), to);
+        to += end - 1 - from;
+        out.set(fieldBytes, to);
+        to += fieldBytes.length;
+        out[to++] = 0x0a;
+        from = end + 1;
+      }
+      file.writeLines(out.subarray(0, to));
+    },
+    dropped: () => file.dropped(),
+  };
 }

@@ -12,6 +12,7 @@ import type { ErrorCode } from '../errors.js';
 import { ROUTES } from '../routes.js';
 import { FILTER_FIELD } from '../data/snapshot-index.js';
 import { clientAddress, type TrustedProxies } from './client-address.js';
+import { LineBytes } from './line-bytes.js';
 import type { RequestNote, ResponseObserver } from './observer.js';
 
 /**
@@ -57,12 +58,18 @@ const lastPlan = new LastJson();
 const lastRemote = new LastJson();
 const lastUserAgent = new LastJson();
 
+/** Bytes of a line besides its texts counted in {@link lineRoom}: its names, time, numbers and error code. */
+const LINE_FIXED_BYTES = 512;
+
+/** Lines made for {@link accessLogLine}, which returns each as a string. */
+const oneLine = new LineBytes();
+
 /**
- * The log line of one response, without its newline. Built as text, field by field, in the order
- * listed at the top of this file: every value is either the project's own (route paths, error codes, numbers,
- * normalised tickers and CIKs) or passed through `JSON.stringify` (key ids and plans from the
- * keys file, an unrouted path, the method, remote address and user agent), so the line is valid
- * JSON whatever a client sent. About a quarter of the cost of stringifying an object.
+ * The log line of one response, without its newline. Written field by field, in the order
+ * listed at the top of this file: every value is either the project's own (route paths, error
+ * codes, numbers, normalised tickers and CIKs) or passed through `JSON.stringify` (key ids and
+ * plans from the keys file, an unrouted path, the method, remote address and user agent), so the
+ * line is valid JSON whatever a client sent.
  *
  * @param req - the request (method, URL, the socket's remote address, `User-Agent`, and
  *   `X-Forwarded-For` when the socket's peer is a trusted proxy).
@@ -74,35 +81,85 @@ const lastUserAgent = new LastJson();
  * @param trusted - proxies whose `X-Forwarded-For` names the client (`--trust-proxy`); default none.
  */
 export function accessLogLine(req: IncomingMessage, note: RequestNote, status: number, bytes: number, error: ErrorCode | undefined, durationMs: number, trusted?: TrustedProxies): string {
-  return formatLine(req.method, req.url, remoteOf(req, trusted), req.headers?.['user-agent'], note, status, bytes, error, durationMs);
+  oneLine.at = 0;
+  writeLine(oneLine, req.method, req.url, remoteOf(req, trusted), req.headers?.['user-agent'], note, status, bytes, error, durationMs);
+  return oneLine.bytes.toString('utf8', 0, oneLine.at);
 }
 
 /**
- * {@link accessLogLine} from the request's facts as the observer keeps them until its batch is
- * written: the method, the target (read only when no route matched), the client's address as
- * `clientAddress` gave it, and the `User-Agent` value.
+ * Writes {@link accessLogLine}'s line (without its newline) as UTF-8 from the request's facts
+ * as the observer keeps them until its batch is written: the method, the target (read only
+ * when no route matched), the client's address as `clientAddress` gave it, and the `User-Agent`
+ * value.
  */
-function formatLine(method: string | undefined, url: string | undefined, remote: string | undefined, userAgent: string | undefined,
-  note: RequestNote, status: number, bytes: number, error: ErrorCode | undefined, durationMs: number): string {
+function writeLine(out: LineBytes, method: string | undefined, url: string | undefined, remote: string | undefined, userAgent: string | undefined,
+  note: RequestNote, status: number, bytes: number, error: ErrorCode | undefined, durationMs: number): void {
   if (note.time !== timeMs) {
     timeMs = note.time;
     timeText = new Date(timeMs).toISOString();
   }
   const route = note.route;
+  const path = route !== undefined ? route.path : JSON.stringify(unroutedPath(url ?? '/')).slice(1, -1);
+  const methodJson = method === 'GET' ? '"GET"' : JSON.stringify(method ?? null);
+  const keyIdJson = lastKeyId.of(note.keyId);
+  const planJson = lastPlan.of(note.plan);
+  const remoteJson = lastRemote.of(remote);
+  const userAgentJson = lastUserAgent.of(userAgent === undefined ? undefined : cutUserAgent(userAgent));
   const query = note.query;
-  let params = 'null';
+  const filters = query?.filters ? JSON.stringify(query.filters.text) : undefined;
+  out.room(LINE_FIXED_BYTES + 3 * (note.requestId.length + path.length + methodJson.length + keyIdJson.length + planJson.length + remoteJson.length +
+    userAgentJson.length + (filters?.length ?? 0) + (query?.key?.length ?? 0)));
+  out.text('{"time":"');
+  out.text(timeText);
+  out.text('","request_id":"');
+  out.text(note.requestId);
+  out.text('","method":');
+  out.text(methodJson);
+  out.text(',"path":"');
+  out.text(path);
+  out.text('","params":');
   if (query !== undefined && route !== undefined && route.params.length > 0) {
     // limit is a whole number; key is a normalised ticker (A-Z 0-9 -) or a 10-digit CIK, by the
     // field the kind's lists are keyed by; other filters are their canonical text (docs/api.md §15).
-    const keyName = route.target.kind === 'rows' ? FILTER_FIELD[route.target.rows] : 'ticker';
-    params = query.filters !== null ? `{"limit":${query.limit},"filters":${JSON.stringify(query.filters.text)}}`
-      : query.key === null ? `{"limit":${query.limit}}` : `{"limit":${query.limit},"${keyName}":"${query.key}"}`;
+    out.text('{"limit":');
+    out.number(query.limit);
+    if (filters !== undefined) {
+      out.text(',"filters":');
+      out.text(filters);
+    } else if (query.key !== null) {
+      out.text(',"');
+      out.text(route.target.kind === 'rows' ? FILTER_FIELD[route.target.rows] : 'ticker');
+      out.text('":"');
+      out.text(query.key);
+      out.byte(0x22); // '"'
+    }
+    out.byte(0x7d); // '}'
+  } else {
+    out.text('null');
   }
-  const path = route !== undefined ? route.path : JSON.stringify(unroutedPath(url ?? '/')).slice(1, -1);
-  return `{"time":"${timeText}","request_id":"${note.requestId}","method":${method === 'GET' ? '"GET"' : JSON.stringify(method ?? null)},"path":"${path}","params":${params},` +
-    `"status":${status},"error":${error === undefined ? 'null' : `"${error}"`},"bytes":${bytes},"duration_ms":${Math.round(durationMs * 1000) / 1000},` +
-    `"key_id":${lastKeyId.of(note.keyId)},"plan":${lastPlan.of(note.plan)},` +
-    `"remote":${lastRemote.of(remote)},"user_agent":${lastUserAgent.of(userAgent === undefined ? undefined : cutUserAgent(userAgent))}}`;
+  out.text(',"status":');
+  out.number(status);
+  out.text(',"error":');
+  if (error === undefined) {
+    out.text('null');
+  } else {
+    out.byte(0x22);
+    out.text(error);
+    out.byte(0x22);
+  }
+  out.text(',"bytes":');
+  out.number(bytes);
+  out.text(',"duration_ms":');
+  out.millis(durationMs);
+  out.text(',"key_id":');
+  out.text(keyIdJson);
+  out.text(',"plan":');
+  out.text(planJson);
+  out.text(',"remote":');
+  out.text(remoteJson);
+  out.text(',"user_agent":');
+  out.text(userAgentJson);
+  out.byte(0x7d);
 }
 
 /** The line's `remote`: the socket's peer, or the client a trusted proxy names (`clientAddress`). */
@@ -140,6 +197,13 @@ const KEPT_VALUES = 9;
 export const MAX_WAITING_LINES = 256;
 
 /**
+ * Where an observer hands its lines: a function taking one line (without its newline) as a
+ * string, or an object taking each batch as UTF-8 bytes, every line ending with `\n`, which it
+ * copies (`openAccessLog`'s `writeLines`): those lines are never strings.
+ */
+export type AccessLogLines = ((line: string) => void) | { readonly writeLines: (bytes: Uint8Array) => void };
+
+/**
  * An observer that writes each response's line to a sink, in batches: a response leaves the
  * few values its line needs (its note, status, bytes, error, duration, method, target, client
  * address and user agent, all references to what exists already), and the lines of one turn of
@@ -149,28 +213,46 @@ export const MAX_WAITING_LINES = 256;
  * load, batching gave filings 7 % more req/s (docs/performance-notes.md). Lines keep the order
  * of their responses; {@link ResponseObserver.flush} writes what waits (before the sink closes).
  *
- * @param sink - receives one line without its newline (see `openAccessLog`).
+ * @param sink - takes the lines (see {@link AccessLogLines}).
  * @param trusted - proxies whose `X-Forwarded-For` names the client; default none.
- * @param onError - told of the first error a sink threw in a batch (the batch's other lines are
- *   still handed to it); default: nothing is told.
+ * @param onError - told of the first error a sink threw in a batch (a function sink still gets
+ *   the batch's other lines); default: nothing is told.
  */
-export function accessLogObserver(sink: (line: string) => void, trusted?: TrustedProxies, onError: (error: unknown) => void = () => {}): ResponseObserver {
+export function accessLogObserver(sink: AccessLogLines, trusted?: TrustedProxies, onError: (error: unknown) => void = () => {}): ResponseObserver {
   // KEPT_VALUES per response, in the order pushed below.
   const waiting: unknown[] = [];
+  const out = new LineBytes();
+  const write = (at: number): void => writeLine(out, waiting[at + 5] as string | undefined, waiting[at + 6] as string | undefined,
+    waiting[at + 7] as string | undefined, waiting[at + 8] as string | undefined, waiting[at] as RequestNote, waiting[at + 1] as number,
+    waiting[at + 2] as number, waiting[at + 3] as ErrorCode | undefined, waiting[at + 4] as number);
   const flushWaiting = (): void => {
     try {
       let failed: unknown;
-      for (let at = 0; at < waiting.length; at += KEPT_VALUES) {
+      if (typeof sink === 'function') {
+        for (let at = 0; at < waiting.length; at += KEPT_VALUES) {
+          try {
+            out.at = 0;
+            write(at);
+            sink(out.bytes.toString('utf8', 0, out.at));
+          } catch (error) {
+            failed ??= error;
+          }
+        }
+      } else if (waiting.length > 0) {
+        out.at = 0;
+        for (let at = 0; at < waiting.length; at += KEPT_VALUES) {
+          write(at);
+          out.room(1);
+          out.byte(0x0a);
+        }
         try {
-          sink(formatLine(waiting[at + 5] as string | undefined, waiting[at + 6] as string | undefined, waiting[at + 7] as string | undefined,
-            waiting[at + 8] as string | undefined, waiting[at] as RequestNote, waiting[at + 1] as number, waiting[at + 2] as number,
-            waiting[at + 3] as ErrorCode | undefined, waiting[at + 4] as number));
+          sink.writeLines(out.bytes.subarray(0, out.at));
         } catch (error) {
-          failed ??= error;
+          failed = error;
         }
       }
       // Written after the turn, a sink's throw would reach no handler and end the process: it is
-      // told once per batch instead, and the batch's other lines are still handed over.
+      // told once per batch instead.
       if (failed !== undefined) onError(failed);
     } finally {
       // Whatever threw (a line's making, the error's listener), no line is written twice.

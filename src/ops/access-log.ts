@@ -11,6 +11,12 @@ import { createLogger, type LogSink } from './logger.js';
 export interface AccessLogSink {
   /** Takes one line, without its newline. */
   write(line: string): void;
+  /**
+   * Takes whole lines as UTF-8 bytes, each ending with its newline (`\n`), and copies them: the
+   * bytes are the caller's again when it returns. Optional; when present, the handler hands over
+   * each batch of lines this way, made as bytes with no string per line.
+   */
+  writeLines?(bytes: Uint8Array): void;
   /** Lines dropped so far (not written: a stalled reader, a full disk, a reader gone). */
   dropped(): number;
 }
@@ -19,6 +25,8 @@ export interface AccessLogSink {
 export interface AccessLogFile extends AccessLogSink {
   /** Queues one line (newline added); written within {@link FLUSH_DELAY_MS} ms. */
   write(line: string): void;
+  /** Queues whole lines, UTF-8 bytes each ending with `\n` (copied); written within {@link FLUSH_DELAY_MS} ms. */
+  writeLines(bytes: Uint8Array): void;
   /** Writes what is queued now. */
   flush(): void;
   /** Reopens the file (after logrotate moved it; SIGHUP). Does nothing for stdout. */
@@ -188,20 +196,33 @@ export function openAccessLog(target: string, log: LogSink = createLogger()): Ac
     }
     if (start < bytes.length) writeStdout(bytes.subarray(start));
   };
+  /** Makes room for `most` more bytes in the queue: writes what is queued when they would not fit. */
+  const room = (most: number): void => {
+    if (queued + most <= queue.length) return;
+    flush();
+    if (most > queue.length) queue = Buffer.allocUnsafe(most);
+  };
+  /** After bytes were queued: writes at a batch's worth, else within the delay. */
+  const queuedMore = (): void => {
+    if (queued >= FLUSH_BYTES) flush();
+    else if (timer === undefined) {
+      timer = setTimeout(flush, FLUSH_DELAY_MS);
+      timer.unref();
+    }
+  };
   return {
     write(line) {
-      const most = 3 * line.length + 1;
-      if (queued + most > queue.length) {
-        flush();
-        if (most > queue.length) queue = Buffer.allocUnsafe(most);
-      }
+      room(3 * line.length + 1);
       queued += queue.write(line, queued, 'utf8');
       queue[queued++] = 0x0a;
-      if (queued >= FLUSH_BYTES) flush();
-      else if (timer === undefined) {
-        timer = setTimeout(flush, FLUSH_DELAY_MS);
-        timer.unref();
-      }
+      queuedMore();
+    },
+    writeLines(bytes) {
+      if (bytes.length === 0) return;
+      room(bytes.length);
+      queue.set(bytes, queued);
+      queued += bytes.length;
+      queuedMore();
     },
     dropped: () => dropped,
     flush,

@@ -4,7 +4,7 @@
  * pipeline makes no notes, and the request path pays nothing for them.
  */
 import type { SentHook } from '../http/respond.js';
-import { accessLogObserver } from './access-log-line.js';
+import { accessLogObserver, type AccessLogLines } from './access-log-line.js';
 import type { AccessLogSink } from './access-log.js';
 import type { TrustedProxies } from './client-address.js';
 import type { LogSink } from './logger.js';
@@ -34,9 +34,11 @@ export interface Eyes {
  */
 export function createEyes(accessLog: ((line: string) => void) | AccessLogSink | undefined, metricsOn: boolean, trusted?: TrustedProxies, log?: LogSink): Eyes {
   const sink = typeof accessLog === 'object' ? accessLog : undefined;
-  const writeLine = sink === undefined ? accessLog as ((line: string) => void) | undefined : (line: string) => sink.write(line);
+  // A sink that takes bytes gets each batch as bytes (openAccessLog's); any other, each line as a string.
+  const lines: AccessLogLines | undefined = sink === undefined ? accessLog as ((line: string) => void) | undefined
+    : typeof sink.writeLines === 'function' ? { writeLines: (bytes) => sink.writeLines!(bytes) } : (line: string) => sink.write(line);
   const sinkFailed = (error: unknown): void => log?.(`access log: the sink threw (${(error as Error)?.message ?? String(error)}); those lines are lost`, 'error');
-  let observer: ResponseObserver | undefined = writeLine ? accessLogObserver(writeLine, trusted, sinkFailed) : undefined;
+  let observer: ResponseObserver | undefined = lines ? accessLogObserver(lines, trusted, sinkFailed) : undefined;
   let metrics: Metrics | undefined;
   const observing = accessLog !== undefined || metricsOn;
   const onSent: SentHook = (req, res, status, bytes, error) => {

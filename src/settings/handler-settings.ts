@@ -177,7 +177,9 @@ export const HANDLER_SETTINGS = Object.freeze({
   /**
    * The access log: receives one JSON line (no newline) per response, as a function, or as a
    * sink that also counts the lines it dropped (`openAccessLog`'s, for the metric
-   * `eqf_access_log_dropped_total`). Default: none, and the request path then does no work for it.
+   * `eqf_access_log_dropped_total`); a sink with `writeLines` gets each batch of lines as UTF-8
+   * bytes instead, with no string made per line. Default: none, and the request path then does no
+   * work for it.
    */
   accessLog: setting({
     kind: funcOrMethods<(line: string) => void, AccessLogSink>(['write', 'dropped']), shown: 'none',
