@@ -58,7 +58,7 @@ const lastPlan = new LastJson();
 const lastRemote = new LastJson();
 const lastUserAgent = new LastJson();
 
-/** Bytes of a line besides its texts counted in {@link lineRoom}: its names, time, numbers and error code. */
+/** Bytes of a line besides the texts whose lengths `writeLine` counts: its field names, time, numbers, error code and list key's name. */
 const LINE_FIXED_BYTES = 512;
 
 /** Lines made for {@link accessLogLine}, which returns each as a string. */
@@ -241,14 +241,21 @@ export function accessLogObserver(sink: AccessLogLines, trusted?: TrustedProxies
       } else if (waiting.length > 0) {
         out.at = 0;
         for (let at = 0; at < waiting.length; at += KEPT_VALUES) {
-          write(at);
-          out.room(1);
-          out.byte(0x0a);
+          // A line that fails to be made (a bug) is left out whole; the others are written.
+          const start = out.at;
+          try {
+            write(at);
+            out.room(1);
+            out.byte(0x0a);
+          } catch (error) {
+            out.at = start;
+            failed ??= error;
+          }
         }
         try {
-          sink.writeLines(out.bytes.subarray(0, out.at));
+          if (out.at > 0) sink.writeLines(out.bytes.subarray(0, out.at));
         } catch (error) {
-          failed = error;
+          failed ??= error;
         }
       }
       // Written after the turn, a sink's throw would reach no handler and end the process: it is

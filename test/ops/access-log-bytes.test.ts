@@ -114,3 +114,21 @@ test('a line buffer grows and keeps what it holds', () => {
   out.text(long);
   assert.equal(out.bytes.toString('utf8', 0, out.at), `ab,${long}`);
 });
+
+test('a line that fails to be made is left out whole: the batch\'s other lines are written and the error is told once', () => {
+  const chunks: string[] = [];
+  const errors: unknown[] = [];
+  const observer = accessLogObserver({ writeLines: (bytes) => chunks.push(Buffer.from(bytes).toString('utf8')) }, undefined, (error) => errors.push(error));
+  const req = { method: 'GET', url: '/x', socket: { remoteAddress: '192.0.2.1' }, headers: {} } as never;
+  // It fails halfway, after its first fields were written.
+  const broken = newNote('r1', 0);
+  broken.route = ROUTES.find((route) => route.path === '/api/v1/finance/filings');
+  broken.query = { filters: null, key: 'AAPL', cursor: null, get limit(): number { throw new Error('a bug'); } } as unknown as ListQuery;
+  observer.responded(req, newNote('r0', 0), 404, 1, 'not_found', 0);
+  observer.responded(req, broken, 404, 2, 'not_found', 0);
+  observer.responded(req, newNote('r2', 0), 404, 3, 'not_found', 0);
+  observer.flush!();
+  assert.equal(chunks.length, 1);
+  assert.deepEqual(chunks[0]!.split('\n').slice(0, -1).map((line) => (JSON.parse(line) as { request_id: string }).request_id), ['r0', 'r2']);
+  assert.deepEqual(errors.map((error) => (error as Error).message), ['a bug']);
+});
