@@ -264,6 +264,8 @@ export function accessLogObserver(sink: AccessLogLines, trusted?: TrustedProxies
     } finally {
       // Whatever threw (a line's making, the error's listener), no line is written twice.
       waiting.length = 0;
+      // A batch of long lines (filters' text runs to the header limit) grew the buffer: not kept.
+      out.shrink();
     }
   };
   return {

@@ -9,6 +9,12 @@
 /** Bytes a buffer starts with: a batch of lines of the usual size. */
 const START_BYTES = 64 * 1024;
 
+/**
+ * Largest buffer kept from one batch to the next: a batch of 256 lines whose filters' text runs
+ * to Node's header limit (16 KiB) takes about 12 MiB, a usual one under 100 KiB.
+ */
+const MAX_KEPT_BYTES = 1024 * 1024;
+
 /** Code unit of `0`. */
 const ZERO = 0x30;
 
@@ -28,6 +34,12 @@ export class LineBytes {
     const grown = Buffer.allocUnsafe(Math.max(2 * this.bytes.length, this.at + n));
     this.bytes.copy(grown, 0, 0, this.at);
     this.bytes = grown;
+  }
+
+  /** Drops a buffer grown past {@link MAX_KEPT_BYTES} for a new one of the starting size (what was written is lost). */
+  shrink(): void {
+    if (this.bytes.length > MAX_KEPT_BYTES) this.bytes = Buffer.allocUnsafe(START_BYTES);
+    this.at = 0;
   }
 
   /** One byte (an ASCII character's code). */

@@ -132,3 +132,18 @@ test('a line that fails to be made is left out whole: the batch\'s other lines a
   assert.deepEqual(chunks[0]!.split('\n').slice(0, -1).map((line) => (JSON.parse(line) as { request_id: string }).request_id), ['r0', 'r2']);
   assert.deepEqual(errors.map((error) => (error as Error).message), ['a bug']);
 });
+
+test('a line buffer grown past its bound is dropped at shrink, a usual one kept', () => {
+  const out = new LineBytes();
+  const usual = out.bytes;
+  out.room(10);
+  out.text('x'.repeat(10));
+  out.shrink();
+  assert.equal(out.bytes, usual, 'kept');
+  assert.equal(out.at, 0);
+  out.room(3 * 1024 * 1024);
+  out.text('y'.repeat(3 * 1024 * 1024));
+  out.shrink();
+  assert.equal(out.bytes.length, usual.length, 'a new buffer of the starting size');
+  assert.equal(out.at, 0);
+});
