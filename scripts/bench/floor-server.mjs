@@ -13,7 +13,12 @@
 // key's status and plan, and error envelopes. So it is not correct, only cheaper than anything
 // correct: about the best ratio to the bare server that a correct server can reach on the same
 // machine. Its answers carry the same bytes as the bare server's, but for `as_of` and the ids.
-// Usage: node scripts/bench/floor-server.mjs RESPONSES.json KEYS.json TICKERS.txt [NAME,...]
+// With `--as-api DIST` (a build's dist/ folder), the floor also does what that build does for every
+// answer without checking anything: it is served through the build's connection layer (the
+// connection cap, the backlog, the send timeout, the server's options) and writes the build's
+// access log line per response to stdout, with the route, key id, plan and query the API would
+// log. That is the floor of an API that must log each response (docs/performance-notes.md).
+// Usage: node scripts/bench/floor-server.mjs RESPONSES.json KEYS.json TICKERS.txt [NAME,...] [--as-api DIST]
 //   RESPONSES.json: as for bare-server.mjs ({"/bare/NAME": {"headers": {...}, "body": "..."}},
 //     each body a success envelope); served at /floor/NAME.
 //   KEYS.json: the keys file the API serves with; TICKERS.txt: the rotation, one ticker a line.
@@ -22,9 +27,13 @@
 // Prints "floor listening on http://127.0.0.1:PORT (pid N)" on stderr.
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { hash } from 'node:crypto';
 
-const [responsesFile, keysFile, tickersFile, byTickerNames = ''] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const asApiAt = args.indexOf('--as-api');
+const asApi = asApiAt === -1 ? undefined : args.splice(asApiAt, 2)[1];
+const [responsesFile, keysFile, tickersFile, byTickerNames = ''] = args;
 const perTicker = new Set(byTickerNames.split(',').filter(Boolean).map((name) => `/bare/${name}`));
 const tickers = readFileSync(tickersFile, 'utf8').split('\n').map((line) => line.split(' ')[0]).filter(Boolean);
 
@@ -61,7 +70,7 @@ for (const [path, { headers, body }] of Object.entries(JSON.parse(readFileSync(r
 // Buckets per key, found by the digest's bytes (a latin1 string of 32 characters).
 const buckets = new Map();
 for (const key of JSON.parse(readFileSync(keysFile, 'utf8')).keys) {
-  buckets.set(Buffer.from(key.sha256, 'hex').toString('latin1'), { minute: Number.NaN, day: Number.NaN, atMs: 0 });
+  buckets.set(Buffer.from(key.sha256, 'hex').toString('latin1'), { minute: Number.NaN, day: Number.NaN, atMs: 0, id: key.id, plan: key.plan });
 }
 
 const MINUTE_MS = 60_000;
@@ -72,7 +81,18 @@ let counter = 0;
 let asOfMs = Number.NaN;
 let asOf = '';
 
-const server = createServer((req, res) => {
+// The API's parts for --as-api: its connection layer, and its access log with a note per response.
+const api = asApi === undefined ? undefined : await (async () => {
+  const load = (file) => import(new URL(file, `file://${resolve(asApi)}/`).href);
+  const [{ Connections }, { resolveConnectionOptions }, { createEyes }, { openAccessLog }, { newNote, NOTE }, { ROUTES }] = await Promise.all([
+    load('http/connections.js'), load('http/connection-options.js'), load('ops/eyes.js'), load('ops/access-log.js'), load('ops/observer.js'), load('routes.js')]);
+  const routes = new Map([['/floor/filings', '/api/v1/finance/filings'], ['/floor/insiders', '/api/v1/finance/insiders'], ['/floor/meta', '/api/v1/meta']]
+    .map(([path, route]) => [path, ROUTES.find((r) => r.path === route)]));
+  return { Connections, limits: resolveConnectionOptions({}), eyes: createEyes(openAccessLog('stdout'), false), newNote, NOTE, routes };
+})();
+
+const handle = (req, res) => {
+  const note = api === undefined ? undefined : (res[api.NOTE] = api.newNote(idPrefix + counter, Date.now()));
   const url = req.url ?? '/';
   const q = url.indexOf('?');
   const response = responses.get(q === -1 ? url : url.slice(0, q));
@@ -117,7 +137,36 @@ const server = createServer((req, res) => {
   res.write(`${response.head}${asOf}${response.middle}`);
   res.write(rows);
   res.end(']}');
-});
+  if (note !== undefined) {
+    note.route = api.routes.get(q === -1 ? url : url.slice(0, q));
+    note.keyId = bucket.id;
+    note.plan = bucket.plan;
+    note.query = { limit: limitOf(url), key: t === -1 ? null : url.slice(t + 7, end === -1 ? url.length : end), filters: null, cursor: null };
+    api.eyes.onSent(req, res, 200, response.bytes, undefined);
+  }
+};
+
+/** The `limit` a request's URL names (20, the default, when none). */
+function limitOf(url) {
+  const at = url.indexOf('limit=');
+  return at === -1 ? 20 : Number.parseInt(url.slice(at + 6), 10);
+}
+
+let server;
+if (api === undefined) {
+  server = createServer(handle);
+} else {
+  const { limits } = api;
+  const connections = new api.Connections(handle, {
+    log: () => {}, now: Date.now, idleGraceMs: Math.min(1000, limits.keepAliveTimeoutMs), unsentHighWaterBytes: limits.unsentHighWaterBytes,
+    sendTimeoutMs: limits.sendTimeoutMs, sendCheckIntervalMs: limits.sendCheckIntervalMs,
+  });
+  server = createServer({
+    requireHostHeader: false, headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs, connectionsCheckingInterval: limits.checkIntervalMs,
+  }, connections.onRequest);
+  connections.attach(server, limits.maxConnections);
+}
 server.listen(0, '127.0.0.1', () => {
   process.stderr.write(`floor listening on http://127.0.0.1:${server.address().port} (pid ${process.pid})\n`);
 });

@@ -17,6 +17,9 @@
  *   --b bare   compares with the bare node:http server instead of a second build.
  *   --b floor  compares with the floor server (scripts/bench/floor-server.mjs): the least work a
  *              correct answer needs; `--a floor --b bare` shows what that work costs alone.
+ *   --b floor-log  the floor served through this checkout's dist/ connection layer and writing its
+ *              access log line per response (`--as-api dist`): the floor of an API that logs;
+ *              `--a floor-log --b floor` shows what the log and the connection layer cost alone.
  * A build folder is a compiled `dist` (npm run build); copy it aside before rebuilding.
  */
 import { existsSync } from 'node:fs';
@@ -48,7 +51,7 @@ async function main(): Promise<number> {
   const rounds = Number(flags.rounds ?? 5);
   const seconds = Number(flags.seconds ?? 4);
   if (!flags.a || !flags.b || !endpoint || !(rounds >= 1) || !(seconds >= 1)) {
-    process.stderr.write('usage: head-to-head.ts --a BUILD|floor --b BUILD|bare|floor [--endpoint filings|insiders|meta] [--rounds N] [--seconds S] [--quick]\n');
+    process.stderr.write('usage: head-to-head.ts --a BUILD|floor|floor-log --b BUILD|bare|floor|floor-log [--endpoint filings|insiders|meta] [--rounds N] [--seconds S] [--quick]\n');
     return 2;
   }
   if (!hasWrk()) {
@@ -60,7 +63,7 @@ async function main(): Promise<number> {
   const suffix = flags.quick ? '-quick' : '';
   const rotation = join(OUT, `rotation-tickers${suffix}.txt`);
   const responses = join(OUT, `bare-responses${suffix}.json`);
-  for (const needed of [serve, rotation, ...([flags.a, flags.b].some((x) => x === 'bare' || x === 'floor') ? [responses] : [])]) {
+  for (const needed of [serve, rotation, ...([flags.a, flags.b].some((x) => x === 'bare' || x!.startsWith('floor')) ? [responses] : [])]) {
     if (!existsSync(needed)) {
       process.stderr.write(`${needed} is missing: run npm run bench${flags.quick ? ' -- --quick' : ''} once first\n`);
       return 1;
@@ -68,12 +71,15 @@ async function main(): Promise<number> {
   }
   const start = (build: string): Promise<Served> => {
     if (build === 'bare') return startServer([join(BENCH_DIR, 'bare-server.mjs'), responses], 120_000, '0');
-    if (build === 'floor') return startServer([join(BENCH_DIR, 'floor-server.mjs'), responses, join(serve, 'keys.json'), rotation, tickerEndpoints()], 120_000, '0');
+    if (build === 'floor' || build === 'floor-log') {
+      const asApi = build === 'floor-log' ? ['--as-api', join(ROOT, 'dist')] : [];
+      return startServer([join(BENCH_DIR, 'floor-server.mjs'), responses, join(serve, 'keys.json'), rotation, tickerEndpoints(), ...asApi], 120_000, '0');
+    }
     return startServer([join(resolve(build), 'cli/main.js'), 'serve', '--port', '0', '--host', '127.0.0.1',
       '--snapshots', join(serve, 'snapshots'), '--keys', join(serve, 'keys.json')], 300_000, '0');
   };
   const keysText = join(serve, 'keys.txt');
-  const path = (build: string): string => (build === 'bare' ? `/bare/${endpoint.name}` : build === 'floor' ? floorPath(endpoint) : endpoint.path);
+  const path = (build: string): string => (build === 'bare' ? `/bare/${endpoint.name}` : build.startsWith('floor') ? floorPath(endpoint) : endpoint.path);
 
   const ratios: number[] = [];
   for (let round = 1; round <= rounds; round++) {
