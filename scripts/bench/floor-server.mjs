@@ -8,7 +8,8 @@
 //   - the envelope: `as_of` is the clock at the response (docs/api.md §5), so the body is sent as
 //     the envelope's front (with this millisecond's `as_of`), the rows and `]}`, in one corked
 //     write, as the API sends it (the cheapest way measured; see docs/performance-notes.md);
-//   - the headers: the captured header names, with this request's id and rate-limit figures.
+//   - the headers: the captured header names, with this request's id and rate-limit figures, and
+//     for a `ticker=` query that ticker's own ETag and Link strings (made at start).
 // It skips everything else the API does: the breaker, the route table, parameter checks, the
 // key's status and plan, and error envelopes. So it is not correct, only cheaper than anything
 // correct: about the best ratio to the bare server that a correct server can reach on the same
@@ -52,12 +53,17 @@ for (const [path, { headers, body }] of Object.entries(JSON.parse(readFileSync(r
   // rows than a response sends), so that consecutive requests touch different memory.
   const copies = perTicker.has(path) ? tickers : [];
   const slab = Buffer.allocUnsafeSlow(rows.length * 2 * copies.length);
+  const fixed = Object.entries(headers).filter(([name]) => !DYNAMIC.has(name)).flat();
+  // Each ticker's answer also names its own page: its own ETag and Link strings (the captured
+  // ones with the ticker put in), made here, as cold per request as the API's kept per list.
+  const captured = /[?&]ticker=([^&>]+)/.exec(headers.link ?? '')?.[1];
   const byTicker = new Map(copies.map((ticker, i) => {
     const copy = slab.subarray(i * 2 * rows.length, (i * 2 + 1) * rows.length);
     rows.copy(copy);
-    return [ticker, copy];
+    const own = captured === undefined ? fixed : fixed.map((value, at) => (at % 2 === 1 && (fixed[at - 1] === 'etag' || fixed[at - 1] === 'link')
+      ? String(value).split(captured).join(ticker) : value));
+    return [ticker, { rows: copy, fixed: own }];
   }));
-  const fixed = Object.entries(headers).filter(([name]) => !DYNAMIC.has(name)).flat();
   responses.set(path.replace('/bare/', '/floor/'), {
     // The envelope's front before and after `as_of` (an RFC 3339 time of fixed length, so the
     // body's length is the captured one).
@@ -118,14 +124,15 @@ const handle = (req, res) => {
   bucket.atMs = nowMs;
   const t = url.indexOf('ticker=');
   const end = url.indexOf('&', t);
-  const rows = t === -1 ? response.rows : (response.byTicker.get(url.slice(t + 7, end === -1 ? url.length : end)) ?? response.rows);
+  const own = t === -1 ? undefined : response.byTicker.get(url.slice(t + 7, end === -1 ? url.length : end));
+  const rows = own === undefined ? response.rows : own.rows;
   if (nowMs !== asOfMs) {
     asOfMs = nowMs;
     asOf = new Date(nowMs).toISOString();
   }
   const left = Math.floor(bucket.minute);
   const leftToday = Math.floor(bucket.day);
-  const fields = response.fixed.slice();
+  const fields = (own === undefined ? response.fixed : own.fixed).slice();
   fields.push(
     'x-request-id', idPrefix + (counter++).toString(36),
     'x-ratelimit-remaining-minute', left, 'x-ratelimit-remaining-day', leftToday,
