@@ -8,7 +8,7 @@
  */
 import { listen, type ListenOptions, type RunningServer } from '../server.js';
 import { CONNECTION_DEFAULTS } from '../http/connection-options.js';
-import { openAccessLog, type AccessLogFile } from '../ops/access-log.js';
+import { countLines, openAccessLog, type AccessLogFile } from '../ops/access-log.js';
 import type { LogSink } from '../ops/logger.js';
 
 /** Where the signals come from: `process`, or the emitter of a thread's relayed signals. */
@@ -124,9 +124,7 @@ function withWorker(file: AccessLogFile, id: number): AccessLogFile {
     write: (line) => file.write(`${line.slice(0, -1)}${field}`),
     // Each line's closing `}` (the byte before its newline) becomes the field and `}`.
     writeLines: (bytes) => {
-      let lines = 0;
-      for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) lines++;
-      const out = Buffer.allocUnsafe(bytes.length + lines * (fieldBytes.length - 1));
+      const out = Buffer.allocUnsafe(bytes.length + countLines(bytes) * (fieldBytes.length - 1));
       let from = 0;
       let to = 0;
       for (let end = bytes.indexOf(0x0a); end !== -1; end = bytes.indexOf(0x0a, from)) {

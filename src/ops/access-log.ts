@@ -74,8 +74,12 @@ function isPipeOrSocket(fd: number): boolean {
   }
 }
 
-/** Lines (newline bytes) in a run of queued bytes. */
-function countLines(bytes: Uint8Array): number {
+/**
+ * Lines in a run of whole lines: its newline bytes (`\n`, 0x0a).
+ *
+ * @param bytes - UTF-8 lines, each ending with its newline.
+ */
+export function countLines(bytes: Uint8Array): number {
   let lines = 0;
   for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) lines++;
   return lines;
